@@ -1,0 +1,51 @@
+import Graft
+
+// Describe: registrations only; nothing is created yet.
+var builder = ContainerBuilder()
+builder.register(RadioFrequency.self, instance: RadioFrequency(megahertz: 433))
+builder.install(PitCrewModule())
+
+// Build: the whole graph is checked before any object exists.
+let container = try builder.build()
+
+// Resolve.
+let car = try container.resolve(RaceCar.self)
+print("Built a race car:")
+print("  engine:       \(car.engine.name) (.singleton, also answers as Diagnosable)")
+print("  transmission: \(car.transmission.gears) gears (.singleton)")
+print(
+    "  wheels:       \(Set(car.wheels.map(ObjectIdentifier.init)).count) distinct (.transient, from a Provider<Wheel>)"
+)
+let spare = try car.spareWheels.get()
+print("  spare wheel:  a fifth one, made later by the same provider: \(!car.wheels.contains { $0 === spare })")
+print("  radio:        \(car.radio.frequency.megahertz) MHz (instance: registration, passed in)")
+print("  extinguisher: created yet? \(car.extinguisher.isCreated) (Lazy<FireExtinguisher>)")
+print("Fire on lap 3!")
+print("  \(try car.extinguisher.value.spray())")
+
+let diagnosable = try container.resolve((any Diagnosable).self)
+print("Diagnostics: \(diagnosable.diagnose())")
+let v12 = try container.resolve((any Engine).self, name: "v12")
+print("Spare engine on the truck: \(v12.name) (named \"v12\")")
+
+// Scoped: one pit-stop order per stop; the scope closes when the body ends.
+for lap in [12, 31] {
+    try container.withScope { scope in
+        let order = try scope.resolve(PitStopOrder.self)
+        let again = try scope.resolve(PitStopOrder.self)
+        print("Pit stop on lap \(lap): one order for the whole stop? \(order === again)")
+    }
+}
+
+// Mistakes are found at build time, all at once.
+var broken = ContainerBuilder()
+broken.install(PitCrewModule())
+do {
+    _ = try broken.build()
+} catch {
+    print("A builder without the radio frequency does not build:")
+    print(error.description.split(separator: "\n").map { "  \($0)" }.joined(separator: "\n"))
+}
+
+print("Shutting down:")
+try container.shutdown()

@@ -1,0 +1,185 @@
+/// The one error type Graft throws.
+///
+/// Every user mistake — a missing registration, a dependency cycle, a scoped service resolved
+/// from the root container, a factory that failed — arrives as a `GraftError`. Its
+/// ``description`` is the message a person reads: it names the service, the resolution path
+/// that led to it and what would help.
+///
+/// ```
+/// Graft: no registration for Engine (name: "v10")
+///   resolving: RaceCar → Engine["v10"]
+///   registered for Engine: Engine, Engine["v12"]
+/// ```
+///
+/// Match on ``code`` to handle a kind of failure; read ``underlyingError`` for the error a
+/// factory or `dispose()` threw, and ``problems`` for the individual failures an aggregate
+/// error (``Code/invalidGraph``, ``Code/disposalFailed``) collects. Two errors are equal when
+/// their codes are equal.
+public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
+    /// What kind of failure an error reports.
+    ///
+    /// New codes may be added in later versions, so a `switch` over codes needs a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Wrapped: String, Hashable, Sendable {
+            case notRegistered = "not registered"
+            case cycle
+            case captiveDependency = "captive dependency"
+            case scopedFromRoot = "scoped service resolved from the root container"
+            case needsAwait = "needs await"
+            case factoryFailed = "factory failed"
+            case activationFailed = "activation failed"
+            case disposalFailed = "disposal failed"
+            case closed
+            case invalidGraph = "invalid graph"
+            case missingDependency = "missing dependency"
+            case unmetRequirement = "unmet module requirement"
+            case eagerSingletonFailed = "eager singleton failed"
+            case invalidAlias = "invalid alias"
+            case weakNeedsClass = "weak lifetime needs a class"
+            case typeMismatch = "type mismatch"
+            case missingKey = "missing key"
+            case unknownKey = "unknown key"
+            case unboundProperty = "unbound property"
+        }
+
+        private let wrapped: Wrapped
+
+        private init(_ wrapped: Wrapped) {
+            self.wrapped = wrapped
+        }
+
+        /// No registration answers for the requested type and name.
+        public static let notRegistered = Code(.notRegistered)
+        /// Services depend on each other in a loop, so none of them can be created first.
+        public static let cycle = Code(.cycle)
+        /// A longer-lived service depends on a shorter-lived one and would keep it beyond its life.
+        public static let captiveDependency = Code(.captiveDependency)
+        /// A `.scoped` service was asked of the root container instead of a ``Scope``.
+        public static let scopedFromRoot = Code(.scopedFromRoot)
+        /// A synchronous resolve reached a service that can only be created with `await`.
+        public static let needsAwait = Code(.needsAwait)
+        /// A factory threw; the factory's error is ``GraftError/underlyingError``.
+        public static let factoryFailed = Code(.factoryFailed)
+        /// An activation hook threw; its error is ``GraftError/underlyingError``.
+        public static let activationFailed = Code(.activationFailed)
+        /// One or more `dispose()` calls threw; each failure is in ``GraftError/problems``.
+        public static let disposalFailed = Code(.disposalFailed)
+        /// The scope was closed or the container shut down before this resolve.
+        public static let closed = Code(.closed)
+        /// `build()` found problems in the graph; each one is in ``GraftError/problems``.
+        public static let invalidGraph = Code(.invalidGraph)
+        /// A registration declares a dependency that nothing registers.
+        public static let missingDependency = Code(.missingDependency)
+        /// A module requires a service that nothing registers.
+        public static let unmetRequirement = Code(.unmetRequirement)
+        /// An eager singleton could not be created during `build()`.
+        public static let eagerSingletonFailed = Code(.eagerSingletonFailed)
+        /// A registration was asked to answer for a type its instances are not.
+        public static let invalidAlias = Code(.invalidAlias)
+        /// A `.weak` registration produced a value that is not a class instance.
+        public static let weakNeedsClass = Code(.weakNeedsClass)
+        /// A value does not have the type its destination declares.
+        public static let typeMismatch = Code(.typeMismatch)
+        /// Keyed-value injection lacks a key the target declares as required.
+        public static let missingKey = Code(.missingKey)
+        /// Keyed-value injection was given a key the target does not declare.
+        public static let unknownKey = Code(.unknownKey)
+        /// An ``Injected`` property was read before it was bound to a resolver.
+        public static let unboundProperty = Code(.unboundProperty)
+
+        /// A short, human-readable name for the code.
+        public var description: String { wrapped.rawValue }
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// The one-line summary, without the `Graft: ` prefix.
+    public let summary: String
+    /// The service the error is about (its type and name), when there is one.
+    public let service: String?
+    /// The resolution path that led to the failure, outermost service first.
+    public internal(set) var path: [String]
+    /// Lines that help: what is registered instead, how to break a cycle, what to call.
+    public let hints: [String]
+    /// The error a factory, activation hook or `dispose()` threw.
+    public let underlyingError: (any Error)?
+    /// The individual failures collected by an aggregate error.
+    public let problems: [GraftError]
+
+    /// Creates an error; Graft's own code and extensions built on it use this.
+    ///
+    /// - Parameters:
+    ///   - code: The kind of failure.
+    ///   - summary: One line that says what went wrong.
+    ///   - service: The service the error is about.
+    ///   - path: The resolution path, outermost first.
+    ///   - hints: Lines that say what would help.
+    ///   - underlyingError: The error that caused this one.
+    ///   - problems: Individual failures, for an aggregate error.
+    public init(
+        _ code: Code,
+        _ summary: String,
+        service: String? = nil,
+        path: [String] = [],
+        hints: [String] = [],
+        underlyingError: (any Error)? = nil,
+        problems: [GraftError] = []
+    ) {
+        self.code = code
+        self.summary = summary
+        self.service = service
+        self.path = path
+        self.hints = hints
+        self.underlyingError = underlyingError
+        self.problems = problems
+    }
+
+    /// The message a user reads: the summary, the resolution path, the hints, then each problem.
+    public var description: String {
+        var lines = ["Graft: \(summary)"]
+        appendDetails(to: &lines, indent: "  ")
+        return lines.joined(separator: "\n")
+    }
+
+    private func appendDetails(to lines: inout [String], indent: String) {
+        if path.count > 1 {
+            lines.append("\(indent)resolving: \(path.joined(separator: " → "))")
+        }
+        for hint in hints {
+            lines.append("\(indent)\(hint)")
+        }
+        if let underlyingError, !(underlyingError is GraftError) {
+            lines.append("\(indent)underlying error: \(String(describing: underlyingError))")
+        }
+        for (number, problem) in problems.enumerated() {
+            lines.append("\(indent)\(number + 1). \(problem.summary)")
+            problem.appendDetails(to: &lines, indent: indent + "   ")
+        }
+    }
+
+    public static func == (lhs: GraftError, rhs: GraftError) -> Bool {
+        lhs.code == rhs.code
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+    }
+}
+
+extension GraftError {
+    /// Returns a copy whose path starts with `service`, as an error unwinds through a resolve.
+    func prefixingPath(with service: String) -> GraftError {
+        var copy = self
+        copy.path.insert(service, at: 0)
+        return copy
+    }
+}
+
+extension GraftError {
+    /// `error` itself when it is a `GraftError` (what Graft's own closures throw through
+    /// untyped `rethrows` APIs), or `error` wrapped as a factory failure.
+    static func wrapping(_ error: any Error) -> GraftError {
+        if let error = error as? GraftError { return error }
+        return GraftError(.factoryFailed, "\(error)", underlyingError: error)
+    }
+}

@@ -1,0 +1,44 @@
+/// An injected factory: each `get()` resolves the service anew, following its lifetime.
+///
+/// The seeds' wheel factory: four wheels now and a spare later, for a car that cannot know in
+/// its initializer how many it will need. Ask for `Provider<T>` wherever `T` is registered.
+///
+/// ```swift
+/// final class RaceCar: Sendable {
+///     init(wheels: Provider<Wheel>) throws {
+///         self.wheels = try (0..<4).map { _ in try wheels.get() }
+///         self.spare = wheels
+///     }
+/// }
+/// ```
+///
+/// A `Provider` holds its container weakly, so it never keeps the container alive.
+public struct Provider<Value: Sendable>: Sendable {
+    private let link: DeferredLink
+
+    init(_ link: DeferredLink) {
+        self.link = link
+    }
+
+    /// Resolves the service.
+    ///
+    /// - Returns: A new instance for transients, the shared one for other lifetimes.
+    /// - Throws: ``GraftError`` when the factory behind it throws.
+    public func get() throws(GraftError) -> Value {
+        try link.resolve(Value.self)
+    }
+
+    /// Resolves the service, awaiting an async factory.
+    ///
+    /// - Returns: A new instance for transients, the shared one for other lifetimes.
+    /// - Throws: ``GraftError`` when the factory behind it throws.
+    public func get() async throws(GraftError) -> Value {
+        try await link.resolveAsync(Value.self)
+    }
+}
+
+extension Provider: WrappedDependency {
+    static var dependency: Dependency {
+        Dependency(key: ServiceKey(Value.self), kind: .deferred, wrapper: { Provider($0) })
+    }
+}

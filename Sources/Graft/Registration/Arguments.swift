@@ -1,0 +1,128 @@
+/// The dependencies an autowired initializer receives, handed out one parameter at a time.
+///
+/// An autowired registration's factory calls ``next(_:)`` once per parameter, in order; each call
+/// follows the link `build()` prepared for that parameter, so no key is hashed per edge.
+struct Arguments {
+    let container: ContainerCore
+    let entry: Entry
+    var state: ResolveState
+    /// Values resolved ahead of time by the async path; `nil` when resolving as we go.
+    let prefetched: [(any Sendable)?]?
+    private var position = 0
+
+    init(container: ContainerCore, entry: Entry, state: ResolveState, prefetched: [(any Sendable)?]? = nil) {
+        self.container = container
+        self.entry = entry
+        self.state = state
+        self.prefetched = prefetched
+    }
+
+    /// The next parameter's value.
+    mutating func next<Parameter: Sendable>(_ type: Parameter.Type) throws(GraftError) -> Parameter {
+        let index = position
+        position += 1
+        let value: (any Sendable)?
+        if let prefetched {
+            value = prefetched[index]
+        } else {
+            value = try container.argument(index, of: entry, &state)
+        }
+        guard let value else {
+            return try container.absent(type, entry.dependencies[index].key)
+        }
+        return try container.cast(value, to: type, entry.dependencies[index].key)
+    }
+}
+
+extension ContainerCore {
+    /// The value for parameter `index` of `entry`: resolved now, a `Lazy`/`Provider`, or `nil`
+    /// for an unregistered optional.
+    func argument(_ index: Int, of entry: Entry, _ state: inout ResolveState) throws(GraftError) -> (any Sendable)? {
+        let dependency = entry.dependencies[index]
+        let link = entry.links[index]
+        if let wrap = dependency.wrapper {
+            return wrap(DeferredLink(container: self, scope: state.scope, target: link, key: dependency.key))
+        }
+        guard link >= 0 else { return nil }
+        return try make(table.entries[link], &state)
+    }
+
+    /// The typed `nil` an unregistered optional dependency receives.
+    func absent<Value>(_ type: Value.Type, _ key: ServiceKey) throws(GraftError) -> Value {
+        guard let none = absentValue(of: type) else { throw notRegisteredError(key) }
+        return none
+    }
+
+    /// Answers a request for a type nobody registers: `Lazy`, `Provider` and `Optional` of a
+    /// registered type work without their own registration; anything else is an error.
+    func resolveUnregistered<Service: Sendable>(
+        _ type: Service.Type,
+        name: String?,
+        _ state: inout ResolveState
+    ) throws(GraftError) -> Service {
+        let key = ServiceKey(type, name: name)
+        guard name == nil, let wrapping = Service.self as? any WrappedDependency.Type else {
+            throw notRegisteredError(key)
+        }
+        let dependency = wrapping.dependency
+        let entry = table.entry(for: dependency.key.id, name: nil)
+        switch (dependency.wrapper, entry) {
+        case (let wrap?, let entry?):
+            let link = DeferredLink(container: self, scope: state.scope, target: entry.index, key: dependency.key)
+            return try cast(wrap(link), to: type, key)
+        case (nil, let entry?):
+            return try cast(try make(entry, &state), to: type, key)
+        case (nil, nil):
+            return try absent(type, key)
+        case (_?, nil):
+            throw notRegisteredError(dependency.key)
+        }
+    }
+
+    func notRegisteredError(_ key: ServiceKey) -> GraftError {
+        GraftError(
+            .notRegistered,
+            "no registration for \(key.subject)",
+            service: key.description,
+            path: [key.description],
+            hints: Suggestions.hints(for: key, among: table.registrations.map(\.key))
+        )
+    }
+}
+
+/// What a `Lazy` or `Provider` needs to resolve its service later: the entry and the scope it
+/// was injected from, held weakly so the holder never keeps a container alive.
+struct DeferredLink: Sendable {
+    weak var container: ContainerCore?
+    weak var scope: ScopeCore?
+    let target: Int
+    let key: ServiceKey
+
+    private func context() throws(GraftError) -> (ContainerCore, ScopeCore) {
+        guard let container, let scope else {
+            throw GraftError(
+                .closed,
+                "cannot resolve \(key.subject): the container it came from no longer exists",
+                service: key.description,
+                hints: ["keep the Container alive while Lazy or Provider values from it are in use"]
+            )
+        }
+        return (container, scope)
+    }
+
+    func resolve<Service: Sendable>(_ type: Service.Type) throws(GraftError) -> Service {
+        let (container, scope) = try context()
+        if scope.isClosed { throw container.closedError(key, scope) }
+        var state = ResolveState(scope: scope)
+        let entry = container.table.entries[target]
+        return try container.cast(try container.make(entry, &state), to: type, key)
+    }
+
+    func resolveAsync<Service: Sendable>(_ type: Service.Type) async throws(GraftError) -> Service {
+        let (container, scope) = try context()
+        if scope.isClosed { throw container.closedError(key, scope) }
+        var state = ResolveState(scope: scope)
+        let entry = container.table.entries[target]
+        return try container.cast(try await container.makeAsync(entry, &state), to: type, key)
+    }
+}

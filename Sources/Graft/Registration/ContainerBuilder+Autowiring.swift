@@ -1,0 +1,80 @@
+/// Autowiring: the dependencies come from an initializer's parameter types.
+///
+/// Parameter packs let one method take an initializer of any arity, so `build()` knows every
+/// dependency without calling anything. `Lazy<T>`, `Provider<T>` and `T?` parameters work
+/// without registrations of their own.
+extension ContainerBuilder {
+    /// Registers an initializer, or any function, whose parameters are the service's dependencies.
+    ///
+    /// ```swift
+    /// builder.register(RaceCar.self, using: RaceCar.init(engine:transmission:wheels:))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type the registration answers for.
+    ///   - name: A name to tell several registrations of one type apart.
+    ///   - lifetime: How long an instance lives; `.transient` by default.
+    ///   - initializer: Makes an instance from its dependencies, each resolved by its type.
+    public mutating func register<Service: Sendable, each Parameter: Sendable>(
+        _ type: Service.Type,
+        name: String? = nil,
+        lifetime: Lifetime = .transient,
+        fileID: String = #fileID,
+        line: Int = #line,
+        using initializer: @escaping @Sendable (repeat each Parameter) throws -> Service
+    ) {
+        add(
+            Registration(
+                key: ServiceKey(type, name: name),
+                lifetime: lifetime,
+                factory: .autowired { arguments in
+                    try initializer(repeat arguments.next((each Parameter).self))
+                },
+                dependencies: Self.dependencies(of: (repeat (each Parameter).self)),
+                source: SourceLocation(fileID: fileID, line: line)
+            )
+        )
+    }
+
+    /// Registers an `async` initializer or function whose parameters are the service's dependencies.
+    ///
+    /// ```swift
+    /// builder.register(ConnectionPool.self, lifetime: .singleton, using: ConnectionPool.init(settings:))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type the registration answers for.
+    ///   - name: A name to tell several registrations of one type apart.
+    ///   - lifetime: How long an instance lives; `.transient` by default.
+    ///   - initializer: Makes an instance from its dependencies, awaiting what it needs.
+    public mutating func register<Service: Sendable, each Parameter: Sendable>(
+        _ type: Service.Type,
+        name: String? = nil,
+        lifetime: Lifetime = .transient,
+        fileID: String = #fileID,
+        line: Int = #line,
+        using initializer: @escaping @Sendable (repeat each Parameter) async throws -> Service
+    ) {
+        add(
+            Registration(
+                key: ServiceKey(type, name: name),
+                lifetime: lifetime,
+                factory: .asyncAutowired { arguments in
+                    try await initializer(repeat arguments.next((each Parameter).self))
+                },
+                dependencies: Self.dependencies(of: (repeat (each Parameter).self)),
+                source: SourceLocation(fileID: fileID, line: line)
+            )
+        )
+    }
+
+    private static func dependencies<each Parameter: Sendable>(
+        of parameters: (repeat (each Parameter).Type)
+    ) -> [Dependency] {
+        var dependencies: [Dependency] = []
+        for parameter in repeat each parameters {
+            dependencies.append(Dependency(parameter: parameter))
+        }
+        return dependencies
+    }
+}

@@ -1,0 +1,113 @@
+/// Freezing a builder into a container, after checking the whole graph.
+extension ContainerBuilder {
+    /// Validates the whole graph and freezes it into a ``Container``.
+    ///
+    /// Every missing dependency, cycle, captive dependency and unmet module requirement is
+    /// reported at once, in one error, before any object exists. Then `.eagerSingleton`s are
+    /// created, in registration order.
+    ///
+    /// ```swift
+    /// let container = try builder.build()
+    /// ```
+    ///
+    /// In `async` code Swift picks the `async` overload, which can also create eager singletons
+    /// that need `await`.
+    ///
+    /// - Returns: The container.
+    /// - Throws: ``GraftError`` with code ``GraftError/Code/invalidGraph``, listing each problem
+    ///   in ``GraftError/problems``.
+    public func build() throws(GraftError) -> Container {
+        let container = try makeContainer(buildIsAsync: false)
+        var failures: [GraftError] = []
+        for entry in container.core.table.entries where entry.lifetime == .eagerSingleton {
+            var state = ResolveState(scope: container.core.root)
+            do {
+                _ = try container.core.make(entry, &state)
+            } catch {
+                failures.append(eagerFailure(entry, error))
+            }
+        }
+        try finishEagerCreation(container, failures)
+        return container
+    }
+
+    /// Validates the whole graph and freezes it into a ``Container``, awaiting eager singletons
+    /// that need `await`.
+    ///
+    /// - Returns: The container.
+    /// - Throws: ``GraftError`` with code ``GraftError/Code/invalidGraph``.
+    public func build() async throws(GraftError) -> Container {
+        let container = try makeContainer(buildIsAsync: true)
+        var failures: [GraftError] = []
+        for entry in container.core.table.entries where entry.lifetime == .eagerSingleton {
+            var state = ResolveState(scope: container.core.root)
+            do {
+                _ = try await container.core.makeAsync(entry, &state)
+            } catch {
+                failures.append(eagerFailure(entry, error))
+            }
+        }
+        try finishEagerCreation(container, failures)
+        return container
+    }
+
+    /// Every problem `build()` would report, without throwing or creating anything.
+    ///
+    /// ```swift
+    /// @Test func appGraphIsValid() {
+    ///     #expect(AppComposition.builder().validate().isEmpty)
+    /// }
+    /// ```
+    ///
+    /// - Returns: The problems, in a deterministic order; empty when the graph is valid.
+    public func validate() -> [GraftError] {
+        problems(in: makeTable(), buildIsAsync: true)
+    }
+
+    func makeTable() -> RegistrationTable {
+        RegistrationTable(
+            registrations: registrations,
+            requirements: requirements,
+            problemReporter: unhandledErrorHandler
+        )
+    }
+
+    private func problems(in table: RegistrationTable, buildIsAsync: Bool) -> [GraftError] {
+        problems + GraphValidator(graph: table.graph, requirements: requirements).problems(buildIsAsync: buildIsAsync)
+    }
+
+    private func makeContainer(buildIsAsync: Bool) throws(GraftError) -> Container {
+        let table = makeTable()
+        let problems = problems(in: table, buildIsAsync: buildIsAsync)
+        guard problems.isEmpty else { throw Self.invalidGraph(problems) }
+        return Container(core: ContainerCore(table: table))
+    }
+
+    private func eagerFailure(_ entry: Entry, _ error: GraftError) -> GraftError {
+        GraftError(
+            .eagerSingletonFailed,
+            "eager singleton \(entry.key) could not be created during build(): \(error.summary)",
+            service: entry.key.description,
+            path: error.path,
+            hints: error.hints,
+            underlyingError: error.underlyingError ?? error
+        )
+    }
+
+    /// Throws the eager failures, after disposing the eager singletons that were created.
+    private func finishEagerCreation(_ container: Container, _ failures: [GraftError]) throws(GraftError) {
+        guard !failures.isEmpty else { return }
+        _ = container.core.root.close()
+        throw Self.invalidGraph(failures)
+    }
+
+    static func invalidGraph(_ problems: [GraftError]) -> GraftError {
+        let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
+        return GraftError(
+            .invalidGraph,
+            "build() found \(count)",
+            hints: [],
+            problems: problems
+        )
+    }
+}

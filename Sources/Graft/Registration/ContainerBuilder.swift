@@ -1,0 +1,245 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Android)
+import Android
+#endif
+
+/// Collects registrations; `build()` freezes them into a validated ``Container``.
+///
+/// A builder is a plain value: describing services creates nothing and scans nothing, so
+/// registering thousands of services costs microseconds each.
+///
+/// ```swift
+/// var builder = ContainerBuilder()
+/// builder.register(Engine.self, lifetime: .singleton) { _ in RCEngine() }
+/// builder.register(RaceCar.self, using: RaceCar.init(engine:transmission:))
+/// let container = try builder.build()
+/// ```
+public struct ContainerBuilder: Sendable {
+    var registrations: [Registration] = []
+    var requirements: [ModuleRequirement] = []
+    /// Mistakes found while registering (an alias to nothing); reported by `build()`.
+    var problems: [GraftError] = []
+    /// Set while overriding: a registration replaces every earlier one of the same type and name.
+    var replacesExisting = false
+
+    /// Receives errors nobody else can: disposal failures while `withScope`'s body had already
+    /// thrown its own error. Writes them to standard error unless you set it.
+    ///
+    /// ```swift
+    /// builder.unhandledErrorHandler = { error in logger.error("\(error)") }
+    /// ```
+    public var unhandledErrorHandler: @Sendable (GraftError) -> Void = ContainerBuilder.writeToStandardError
+
+    /// An empty builder.
+    public init() {}
+
+    /// The number of registrations so far.
+    public var count: Int { registrations.count }
+
+    mutating func add(_ registration: Registration) {
+        if replacesExisting {
+            registrations.removeAll { $0.key == registration.key }
+        }
+        registrations.append(registration)
+    }
+
+    /// Registers a closure factory.
+    ///
+    /// The closure receives a ``Resolver`` for its dependencies. `build()` cannot see what the
+    /// closure resolves; prefer the autowired `register(_:using:)` where an initializer will do,
+    /// so the graph is checked ahead of time.
+    ///
+    /// ```swift
+    /// builder.register(Engine.self, name: "v12", lifetime: .singleton) { _ in V12Engine() }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type the registration answers for; often a protocol.
+    ///   - name: A name to tell several registrations of one type apart.
+    ///   - lifetime: How long an instance lives; `.transient` by default.
+    ///   - factory: Makes an instance.
+    public mutating func register<Service: Sendable>(
+        _ type: Service.Type,
+        name: String? = nil,
+        lifetime: Lifetime = .transient,
+        fileID: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable (any Resolver) throws -> Service
+    ) {
+        add(
+            Registration(
+                key: ServiceKey(type, name: name),
+                lifetime: lifetime,
+                factory: .closure { resolver in try factory(resolver) },
+                dependencies: [],
+                source: SourceLocation(fileID: fileID, line: line)
+            )
+        )
+    }
+
+    /// Registers an `async` closure factory, for services that need `await` to start.
+    ///
+    /// ```swift
+    /// builder.register(Database.self, lifetime: .singleton) { r async throws in
+    ///     try await Database.connect(r.resolve(DatabaseSettings.self))
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type the registration answers for.
+    ///   - name: A name to tell several registrations of one type apart.
+    ///   - lifetime: How long an instance lives; `.transient` by default.
+    ///   - factory: Makes an instance, awaiting what it needs.
+    public mutating func register<Service: Sendable>(
+        _ type: Service.Type,
+        name: String? = nil,
+        lifetime: Lifetime = .transient,
+        fileID: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable (any Resolver) async throws -> Service
+    ) {
+        add(
+            Registration(
+                key: ServiceKey(type, name: name),
+                lifetime: lifetime,
+                factory: .asyncClosure { resolver in try await factory(resolver) },
+                dependencies: [],
+                source: SourceLocation(fileID: fileID, line: line)
+            )
+        )
+    }
+
+    /// Registers an object that already exists: a "system singleton" passed in, not reached for.
+    ///
+    /// Graft hands it out as is and never disposes it.
+    ///
+    /// ```swift
+    /// builder.register(RadioFrequency.self, instance: RadioFrequency(megahertz: 433))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type the registration answers for.
+    ///   - name: A name to tell several registrations of one type apart.
+    ///   - instance: The object every resolve returns.
+    public mutating func register<Service: Sendable>(
+        _ type: Service.Type,
+        name: String? = nil,
+        fileID: String = #fileID,
+        line: Int = #line,
+        instance: Service
+    ) {
+        add(
+            Registration(
+                key: ServiceKey(type, name: name),
+                lifetime: .singleton,
+                factory: .instance(instance),
+                dependencies: [],
+                source: SourceLocation(fileID: fileID, line: line)
+            )
+        )
+    }
+
+    /// Lets a registration answer for another type too, with the same instance.
+    ///
+    /// One `RCEngine` singleton can serve as `Engine` and as `Diagnosable`:
+    ///
+    /// ```swift
+    /// builder.register(RCEngine.self, lifetime: .singleton) { _ in RCEngine() }
+    /// builder.alias(Engine.self, to: RCEngine.self)
+    /// builder.alias(Diagnosable.self, to: RCEngine.self)
+    /// ```
+    ///
+    /// The alias follows the target's lifetime. Resolving it when the target's instance is not
+    /// an `Alias` throws ``GraftError/Code/invalidAlias``.
+    ///
+    /// - Parameters:
+    ///   - alias: The extra type to answer for.
+    ///   - name: The alias's own name.
+    ///   - target: The registered type whose instance answers.
+    ///   - targetName: The target registration's name.
+    public mutating func alias<Alias: Sendable, Target: Sendable>(
+        _ alias: Alias.Type,
+        name: String? = nil,
+        to target: Target.Type,
+        targetName: String? = nil,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) {
+        add(
+            Registration(
+                key: ServiceKey(alias, name: name),
+                lifetime: .transient,
+                factory: .alias(ServiceKey(target, name: targetName), fits: { $0 is Alias }),
+                dependencies: [],
+                source: SourceLocation(fileID: fileID, line: line)
+            )
+        )
+    }
+
+    /// Adds a hook that runs on every new instance of the latest registration of `type` and
+    /// `name`: property (setter) injection for objects whose initializer you cannot change.
+    ///
+    /// The hook runs after construction and before the top-level resolve returns. Within that
+    /// resolve, services that refer to each other see each other, which is how a cycle through
+    /// property injection closes.
+    ///
+    /// ```swift
+    /// builder.register(RaceTrack.self, lifetime: .singleton) { _ in RaceTrack() }
+    /// builder.onActivation(RaceTrack.self) { track, r in track.car = try r.resolve(RaceCar.self) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The registered type.
+    ///   - name: The registration's name.
+    ///   - hook: Receives the instance (`inout`, so value types can be changed too) and a resolver.
+    public mutating func onActivation<Service: Sendable>(
+        _ type: Service.Type,
+        name: String? = nil,
+        fileID: String = #fileID,
+        line: Int = #line,
+        _ hook: @escaping @Sendable (inout Service, any Resolver) throws -> Void
+    ) {
+        let key = ServiceKey(type, name: name)
+        guard let index = registrations.lastIndex(where: { $0.key == key }) else {
+            problems.append(
+                GraftError(
+                    .notRegistered,
+                    "onActivation for \(key.subject), which is not registered before it",
+                    service: key.description,
+                    hints: ["register \(key.typeName) first, then add the hook (\(fileID):\(line))"]
+                )
+            )
+            return
+        }
+        registrations[index].activations.append(
+            Activation { value, resolver in
+                guard var service = value as? Service else { return }
+                try hook(&service, resolver)
+                value = service
+            }
+        )
+    }
+
+    /// Adds a module's registrations and records what it requires.
+    ///
+    /// - Parameter module: The module to install.
+    public mutating func install(_ module: some Module) {
+        let name = String(describing: type(of: module))
+        requirements += module.requirements.map { ModuleRequirement(key: $0.key, module: name) }
+        module.register(in: &self)
+    }
+
+    @Sendable
+    static func writeToStandardError(_ error: GraftError) {
+        var text = "\(error)\n"
+        text.withUTF8 { bytes in
+            // File descriptor 2 is standard error; a failed write has nowhere better to go.
+            _ = write(2, bytes.baseAddress, bytes.count)
+        }
+    }
+}

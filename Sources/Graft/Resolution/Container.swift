@@ -1,0 +1,132 @@
+// The sync and async `withScope`/`run` pair is not ambiguous: Swift picks the async one only
+// for an async closure.
+// swift-format-ignore-file: AmbiguousTrailingClosureOverload
+
+/// The frozen, validated graph: resolves services and owns the singletons.
+///
+/// Make one with ``ContainerBuilder/build()``. A container is `Sendable`: resolve from any
+/// thread or task. A singleton is created exactly once however many threads race for it.
+///
+/// ```swift
+/// let container = try builder.build()
+/// let car = try container.resolve(RaceCar.self)
+/// let order = try container.withScope { scope in try scope.resolve(PitStopOrder.self) }
+/// try container.shutdown()
+/// ```
+public final class Container: Resolver {
+    let core: ContainerCore
+
+    init(core: ContainerCore) {
+        self.core = core
+    }
+
+    @inlinable
+    public func resolve<Service: Sendable>(_ type: Service.Type, name: String?) throws(GraftError) -> Service {
+        try _resolve(type, name: name)
+    }
+
+    @usableFromInline
+    func _resolve<Service: Sendable>(_ type: Service.Type, name: String?) throws(GraftError) -> Service {
+        var state = ResolveState(scope: core.root)
+        return try core.resolve(type, name: name, &state)
+    }
+
+    public func resolve<Service: Sendable>(_ type: Service.Type, name: String?) async throws(GraftError) -> Service {
+        var state = ResolveState(scope: core.root)
+        return try await core.resolveAsync(type, name: name, &state)
+    }
+
+    public func resolveAll<Service: Sendable>(_ type: Service.Type) throws(GraftError) -> [Service] {
+        var state = ResolveState(scope: core.root)
+        return try core.resolveAll(type, &state)
+    }
+
+    public func resolveAll<Service: Sendable>(_ type: Service.Type) async throws(GraftError) -> [Service] {
+        var state = ResolveState(scope: core.root)
+        return try await core.resolveAllAsync(type, &state)
+    }
+
+    /// A new scope for a request, a screen or a session; close it when done.
+    ///
+    /// After ``shutdown()`` the scope is born closed: it resolves nothing but errors.
+    ///
+    /// ```swift
+    /// let scope = container.makeScope()
+    /// defer { try? scope.close() }
+    /// ```
+    ///
+    /// - Returns: An open scope, a child of the root container.
+    public func makeScope() -> Scope {
+        Scope(container: core, parent: core.root)
+    }
+
+    /// Runs `body` with a new scope and closes the scope when `body` ends.
+    ///
+    /// If `body` throws and disposal fails too, `body`'s error is rethrown unchanged and the
+    /// disposal failures go to ``ContainerBuilder/unhandledErrorHandler``.
+    ///
+    /// - Parameter body: Work that resolves scoped services.
+    /// - Returns: What `body` returns.
+    /// - Throws: `body`'s error, or a ``GraftError`` when disposal fails.
+    public func withScope<Result>(_ body: (Scope) throws -> Result) throws -> Result {
+        try makeScope().run(body)
+    }
+
+    /// Runs async `body` with a new scope and closes the scope, awaiting async disposals, when
+    /// `body` ends.
+    ///
+    /// - Parameter body: Work that resolves scoped services.
+    /// - Returns: What `body` returns.
+    /// - Throws: `body`'s error, or a ``GraftError`` when disposal fails.
+    public func withScope<Result: Sendable>(_ body: (Scope) async throws -> Result) async throws -> Result {
+        try await makeScope().run(body)
+    }
+
+    /// Closes every open scope (children first), then disposes what the container created,
+    /// newest first. A second call does nothing.
+    ///
+    /// - Throws: ``GraftError`` with code ``GraftError/Code/disposalFailed`` listing every
+    ///   `dispose()` that threw, after all of them ran.
+    public func shutdown() throws(GraftError) {
+        try Scope.throwIfFailed(core.root.close(), closing: "the container")
+    }
+
+    /// Closes every open scope, then disposes what the container created, awaiting async
+    /// disposals. A second call does nothing.
+    ///
+    /// - Throws: ``GraftError`` listing every `dispose()` that threw.
+    public func shutdown() async throws(GraftError) {
+        try Scope.throwIfFailed(await core.root.closeAsync(), closing: "the container")
+    }
+
+    /// A cheap copy of this container's registrations with some replaced or added: for tests.
+    ///
+    /// The result is validated again and has its own singletons, all of them fresh; only
+    /// `instance:` registrations are shared with this container, which stays untouched. A
+    /// registration in `changes` replaces every registration of the same type and name.
+    ///
+    /// ```swift
+    /// let testContainer = try container.overriding { $0.register(Engine.self) { _ in MockEngine() } }
+    /// ```
+    ///
+    /// - Parameter changes: Registers the replacements.
+    /// - Returns: A new container.
+    /// - Throws: ``GraftError`` when the changed graph is invalid.
+    public func overriding(_ changes: (inout ContainerBuilder) throws -> Void) throws -> Container {
+        var builder = ContainerBuilder(overriding: core.table)
+        try changes(&builder)
+        builder.replacesExisting = false
+        return try builder.build()
+    }
+}
+
+extension ContainerBuilder {
+    /// A builder holding `table`'s registrations, in which new registrations replace old ones.
+    init(overriding table: RegistrationTable) {
+        self.init()
+        registrations = table.registrations
+        requirements = table.requirements
+        unhandledErrorHandler = table.problemReporter
+        replacesExisting = true
+    }
+}

@@ -1,0 +1,240 @@
+/// Makes each shared instance (singleton, scoped, weak) exactly once, however many threads and
+/// tasks ask at the same time, and turns would-be deadlocks into cycle errors.
+///
+/// The first caller claims the slot and runs the factory without holding any lock; the others
+/// wait for its outcome (threads block, tasks suspend) and all receive the same instance or the
+/// same error. While a factory runs, the instance it produced before its activation hooks finish
+/// is visible to resolves made on behalf of that same creation, so services that inject each
+/// other through properties see each other. A caller that would wait on a creation which itself
+/// (transitively) waits on the caller gets a cycle error instead of hanging.
+final class CreationCoordinator: Sendable {
+    private struct Record {
+        let slot: SlotID
+        let key: ServiceKey
+        var provisional: (any Sendable)?
+        var outcome: Result<any Sendable, GraftError>?
+        var waiters = 0
+        var continuations: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private struct State {
+        var nextID = 0
+        var inProgress: [SlotID: Int] = [:]
+        var records: [Int: Record] = [:]
+        /// For every creation whose work is blocked, the creation it waits for.
+        var waitingFor: [Int: Int] = [:]
+    }
+
+    /// What `acquire` found.
+    enum Acquisition {
+        /// The instance exists (or a provisional one is visible to this caller).
+        case ready(any Sendable)
+        /// The caller must create the instance, then call `finish`.
+        case claimed(CreationChain)
+    }
+
+    private enum Step {
+        case done(Acquisition)
+        case wait(Int)
+        case fail(GraftError)
+    }
+
+    private let state = Locked(State())
+
+    /// Returns the existing instance, claims the slot, or waits (blocking the thread) for the
+    /// creation under way to finish.
+    func acquire(
+        _ slot: SlotID,
+        key: ServiceKey,
+        existing: () -> (any Sendable)?
+    ) throws(GraftError) -> Acquisition {
+        let chain = CreationChain.current
+        while true {
+            switch step(slot, key: key, chain: chain, existing: existing) {
+            case .done(let acquisition):
+                return acquisition
+            case .fail(let error):
+                throw error
+            case .wait(let id):
+                let outcome = state.waitUntil { state in state.records[id]?.outcome }
+                try consume(id, outcome: outcome, chain: chain)
+                if case .success(let value) = outcome { return .ready(value) }
+            }
+        }
+    }
+
+    /// Like ``acquire(_:key:existing:)``, but suspends instead of blocking while it waits.
+    func acquireAsync(
+        _ slot: SlotID,
+        key: ServiceKey,
+        existing: () -> (any Sendable)?
+    ) async throws(GraftError) -> Acquisition {
+        let chain = CreationChain.current
+        while true {
+            switch step(slot, key: key, chain: chain, existing: existing) {
+            case .done(let acquisition):
+                return acquisition
+            case .fail(let error):
+                throw error
+            case .wait(let id):
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let resumeNow = state.withLock { state -> Bool in
+                        guard state.records[id]?.outcome == nil else { return true }
+                        state.records[id]?.continuations.append(continuation)
+                        return false
+                    }
+                    if resumeNow { continuation.resume() }
+                }
+                let outcome = state.withLock { $0.records[id]?.outcome }
+                if let outcome {
+                    try consume(id, outcome: outcome, chain: chain)
+                    if case .success(let value) = outcome { return .ready(value) }
+                }
+            }
+        }
+    }
+
+    private func step(
+        _ slot: SlotID,
+        key: ServiceKey,
+        chain: CreationChain?,
+        existing: () -> (any Sendable)?
+    ) -> Step {
+        state.withLock { state -> Step in
+            if let value = existing() {
+                return .done(.ready(value))
+            }
+            guard let id = state.inProgress[slot], let record = state.records[id] else {
+                let id = state.nextID
+                state.nextID += 1
+                state.inProgress[slot] = id
+                state.records[id] = Record(slot: slot, key: key)
+                return .done(.claimed(CreationChain(id: id, key: key, parent: chain)))
+            }
+            if let chain, chain.contains(id) {
+                if let provisional = record.provisional {
+                    return .done(.ready(provisional))
+                }
+                return .fail(CycleReport.error(chain.keys(from: id) + [key]))
+            }
+            if let chain, let loop = Self.deadlock(waitingOn: id, chain: chain, state: state) {
+                return .fail(CycleReport.error(loop + [key], concurrent: true))
+            }
+            state.records[id]?.waiters += 1
+            var link = chain
+            while let current = link {
+                state.waitingFor[current.id] = id
+                link = current.parent
+            }
+            return .wait(id)
+        }
+    }
+
+    /// Takes a waiter's share of an outcome and forgets the record once every waiter has it.
+    private func consume(
+        _ id: Int,
+        outcome: Result<any Sendable, GraftError>,
+        chain: CreationChain?
+    ) throws(GraftError) {
+        state.withLock { state in
+            var link = chain
+            while let current = link {
+                state.waitingFor[current.id] = nil
+                link = current.parent
+            }
+            state.records[id]?.waiters -= 1
+            if let record = state.records[id], record.waiters <= 0, record.outcome != nil {
+                state.records[id] = nil
+            }
+        }
+        if case .failure(let error) = outcome { throw error }
+    }
+
+    /// Makes `value` visible to resolves on behalf of the creation `chain` heads, before it is finished.
+    func setProvisional(_ value: any Sendable, for chain: CreationChain) {
+        state.withLock { $0.records[chain.id]?.provisional = value }
+    }
+
+    /// Ends the creation `chain` heads, handing its outcome to every waiter.
+    func finish(_ chain: CreationChain, _ outcome: Result<any Sendable, GraftError>) {
+        let continuations = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard var record = state.records[chain.id] else { return [] }
+            state.inProgress[record.slot] = nil
+            let continuations = record.continuations
+            record.continuations = []
+            record.outcome = outcome
+            record.provisional = nil
+            if record.waiters > 0 {
+                state.records[chain.id] = record
+            } else {
+                state.records[chain.id] = nil
+            }
+            return continuations
+        }
+        state.broadcast()
+        for continuation in continuations {
+            continuation.resume()
+        }
+    }
+
+    /// The services on a wait loop that would close if the caller waited for `id`, or `nil`.
+    private static func deadlock(waitingOn id: Int, chain: CreationChain, state: State) -> [ServiceKey]? {
+        var current = id
+        var visited: Set<Int> = []
+        var loop: [ServiceKey] = []
+        while visited.insert(current).inserted {
+            if let key = state.records[current]?.key { loop.append(key) }
+            guard let next = state.waitingFor[current] else { return nil }
+            if chain.contains(next) {
+                return chain.keys(from: next) + loop
+            }
+            current = next
+        }
+        return nil
+    }
+}
+
+/// Identifies one shared instance: a store (the container's singletons, or one scope) and a slot in it.
+struct SlotID: Hashable, Sendable {
+    let store: ObjectIdentifier
+    let index: Int
+}
+
+/// The creations a thread or task is running right now, innermost first.
+///
+/// Kept in a task-local so that a factory that resolves through the container directly (not only
+/// through the resolver it was given) is still recognised as part of the creation it runs in.
+final class CreationChain: Sendable {
+    @TaskLocal static var current: CreationChain?
+
+    let id: Int
+    let key: ServiceKey
+    let parent: CreationChain?
+
+    init(id: Int, key: ServiceKey, parent: CreationChain?) {
+        self.id = id
+        self.key = key
+        self.parent = parent
+    }
+
+    func contains(_ id: Int) -> Bool {
+        var link: CreationChain? = self
+        while let current = link {
+            if current.id == id { return true }
+            link = current.parent
+        }
+        return false
+    }
+
+    /// The keys from the creation `id` down to this one, outermost first.
+    func keys(from id: Int) -> [ServiceKey] {
+        var keys: [ServiceKey] = []
+        var link: CreationChain? = self
+        while let current = link {
+            keys.append(current.key)
+            if current.id == id { break }
+            link = current.parent
+        }
+        return keys.reversed()
+    }
+}

@@ -1,0 +1,66 @@
+/// A service that releases resources when the scope or container that created it ends.
+///
+/// Graft calls ``dispose()`` once, newest instance first, when the owning ``Scope`` closes or
+/// the ``Container`` shuts down. It never disposes an object it did not create (an `instance:`
+/// registration), nor a `.weak` instance. An error from one `dispose()` does not stop the others;
+/// `close()` and `shutdown()` throw one ``GraftError`` listing every failure afterwards.
+///
+/// ```swift
+/// final class Radio: Disposable {
+///     func dispose() throws { try channel.close() }
+/// }
+/// ```
+public protocol Disposable: Sendable {
+    /// Releases the instance's resources.
+    ///
+    /// - Throws: Any error; Graft collects it into the ``GraftError`` that `close()` throws.
+    func dispose() throws
+}
+
+/// A service whose release needs `await`: a connection pool that drains, a client that says goodbye.
+///
+/// Disposed by `try await scope.close()` and `try await container.shutdown()`, in the same
+/// newest-first order as ``Disposable`` instances.
+///
+/// ```swift
+/// actor ConnectionPool: AsyncDisposable {
+///     func dispose() async throws { await drain() }
+/// }
+/// ```
+public protocol AsyncDisposable: Sendable {
+    /// Releases the instance's resources.
+    ///
+    /// - Throws: Any error; Graft collects it into the ``GraftError`` that `close()` throws.
+    func dispose() async throws
+}
+
+/// An instance a scope or container created and must dispose when it ends.
+enum DisposalRecord: Sendable {
+    case sync(any Disposable, ServiceKey)
+    case async(any AsyncDisposable, ServiceKey)
+
+    init?(_ value: any Sendable, key: ServiceKey) {
+        if let disposable = value as? any AsyncDisposable {
+            self = .async(disposable, key)
+        } else if let disposable = value as? any Disposable {
+            self = .sync(disposable, key)
+        } else {
+            return nil
+        }
+    }
+
+    var key: ServiceKey {
+        switch self {
+        case .sync(_, let key), .async(_, let key): key
+        }
+    }
+
+    func failure(_ error: any Error) -> GraftError {
+        GraftError(
+            .disposalFailed,
+            "dispose() of \(key) threw: \(error)",
+            service: key.description,
+            underlyingError: error
+        )
+    }
+}

@@ -1,0 +1,45 @@
+/// How long an instance lives and who shares it.
+///
+/// | lifetime | one instance per | created | disposed |
+/// |---|---|---|---|
+/// | ``transient`` | resolve | every resolve | by the scope or container that created it |
+/// | ``singleton`` | root container | first resolve | ``Container/shutdown()`` |
+/// | ``eagerSingleton`` | root container | during ``ContainerBuilder/build()`` | ``Container/shutdown()`` |
+/// | ``scoped`` | scope | first resolve in that scope | ``Scope/close()`` |
+/// | ``graph`` | top-level resolve call | first use within that call | as transient |
+/// | ``weak`` | while anyone holds it | when no live instance exists | never by the container |
+///
+/// ```swift
+/// builder.register(Engine.self, lifetime: .singleton) { _ in RCEngine() }
+/// builder.register(PitStopOrder.self, lifetime: .scoped, using: PitStopOrder.init(car:))
+/// ```
+public enum Lifetime: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// A new instance for every resolve; the default.
+    case transient
+    /// One instance for the root container, created on first resolve.
+    case singleton
+    /// One instance for the root container, created while the container is built.
+    case eagerSingleton
+    /// One instance per ``Scope``; resolving it from the root container is an error.
+    case scoped
+    /// One instance per top-level resolve call, shared by everything that call creates.
+    case graph
+    /// The live instance while anything else holds it; a new one once it is gone.
+    case weak
+
+    /// The lifetime as code spells it: `.singleton`.
+    public var description: String { ".\(rawValue)" }
+
+    /// Whether the root container keeps the instance in a slot of its own.
+    var isRootOwned: Bool { self == .singleton || self == .eagerSingleton }
+
+    /// How long an instance lives, longest first; a dependency on a shorter-lived one is captive.
+    var rank: Int {
+        switch self {
+        case .singleton, .eagerSingleton: 3
+        case .scoped: 2
+        case .graph: 1
+        case .transient, .weak: 0
+        }
+    }
+}

@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Android)
+import Android
+#endif
+
+/// A mutual-exclusion lock with a condition variable, over pthreads.
+///
+/// The mutex and condition live in their own heap allocation so their address never moves,
+/// which pthreads requires. `Synchronization.Mutex` would do on Linux, but on Apple platforms
+/// it needs macOS 15 / iOS 18 and Graft supports macOS 13 / iOS 16.
+final class Lock {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        // Initialisation fails only when the system is out of resources; there is nothing a
+        // caller could do then, and the lock would be unusable, so the result is not checked.
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deinitialize(count: 1)
+        condition.deallocate()
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    func lock() {
+        pthread_mutex_lock(mutex)
+    }
+
+    func unlock() {
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Releases the lock, sleeps until ``broadcast()``, then takes the lock again.
+    ///
+    /// Callers re-check their condition in a loop: wake-ups can be spurious.
+    func wait() {
+        pthread_cond_wait(condition, mutex)
+    }
+
+    func broadcast() {
+        pthread_cond_broadcast(condition)
+    }
+
+    @inline(__always)
+    func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}
+
+/// A value that is only ever read or written with its lock held.
+///
+/// This is Graft's one `@unchecked Sendable` type. It is sound because `value` is private and
+/// every access goes through ``withLock(_:)``, which holds `lock` for the whole access, so no two
+/// threads touch `value` at once; and `Value` is `Sendable`, so what leaves the closure may
+/// cross threads. The lock itself is never handed out.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = Lock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    @inline(__always)
+    func withLock<Result, Failure: Error>(
+        _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+
+    /// Runs `body` with the lock held, and again after each ``broadcast()`` while it returns nil.
+    ///
+    /// Used by a thread that must block until another thread finishes creating an instance.
+    func waitUntil<Result>(_ body: (inout Value) -> Result?) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        while true {
+            if let result = body(&value) {
+                return result
+            }
+            lock.wait()
+        }
+    }
+
+    /// Wakes every thread blocked in ``waitUntil(_:)``.
+    func broadcast() {
+        lock.lock()
+        lock.broadcast()
+        lock.unlock()
+    }
+}

@@ -1,0 +1,57 @@
+/// The resolver a closure factory or activation hook receives: one step of a resolution.
+///
+/// Frames link to their parent, so the chain is the path of closure factories under way; a
+/// factory that would run again inside itself is a cycle, reported instead of recursing forever.
+final class ResolutionFrame: Resolver {
+    let container: ContainerCore
+    let scope: ScopeCore
+    let parent: ResolutionFrame?
+    let entry: Entry
+    let call: CallState?
+    let singleton: ServiceKey?
+
+    init(container: ContainerCore, state: ResolveState, entry: Entry) {
+        self.container = container
+        self.scope = state.scope
+        self.parent = state.frame
+        self.entry = entry
+        self.call = state.call
+        self.singleton = state.singleton
+    }
+
+    private var state: ResolveState {
+        ResolveState(scope: scope, frame: self, call: call, singleton: singleton)
+    }
+
+    /// The keys from the frame for `index` down to this one, or `nil` when `index` is not on the path.
+    func path(from index: Int) -> [ServiceKey]? {
+        var keys: [ServiceKey] = []
+        var link: ResolutionFrame? = self
+        while let frame = link {
+            keys.append(frame.entry.key)
+            if frame.entry.index == index { return keys.reversed() }
+            link = frame.parent
+        }
+        return nil
+    }
+
+    func resolve<Service: Sendable>(_ type: Service.Type, name: String?) throws(GraftError) -> Service {
+        var state = self.state
+        return try container.resolve(type, name: name, &state)
+    }
+
+    func resolve<Service: Sendable>(_ type: Service.Type, name: String?) async throws(GraftError) -> Service {
+        var state = self.state
+        return try await container.resolveAsync(type, name: name, &state)
+    }
+
+    func resolveAll<Service: Sendable>(_ type: Service.Type) throws(GraftError) -> [Service] {
+        var state = self.state
+        return try container.resolveAll(type, &state)
+    }
+
+    func resolveAll<Service: Sendable>(_ type: Service.Type) async throws(GraftError) -> [Service] {
+        var state = self.state
+        return try await container.resolveAllAsync(type, &state)
+    }
+}

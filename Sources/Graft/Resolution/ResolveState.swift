@@ -1,0 +1,38 @@
+/// What one resolution carries down the graph.
+struct ResolveState: Sendable {
+    /// The scope that owns new transients and holds scoped instances (the root for singletons).
+    let scope: ScopeCore
+    /// The innermost closure factory under way, when there is one: the path for cycle checks.
+    var frame: ResolutionFrame?
+    /// State shared by one top-level resolve call, made the first time something needs it.
+    var call: CallState?
+    /// The singleton being created, when the resolution runs on its behalf.
+    var singleton: ServiceKey?
+
+    init(scope: ScopeCore, frame: ResolutionFrame? = nil, call: CallState? = nil, singleton: ServiceKey? = nil) {
+        self.scope = scope
+        self.frame = frame
+        self.call = call
+        self.singleton = singleton
+    }
+
+    mutating func sharedCall() -> CallState {
+        if let call { return call }
+        let call = CallState()
+        self.call = call
+        return call
+    }
+}
+
+/// State of one top-level resolve call: its `.graph` instances.
+final class CallState: Sendable {
+    private let graphInstances = Locked([Int: any Sendable]())
+
+    func graphInstance(_ index: Int) -> (any Sendable)? {
+        graphInstances.withLock { $0[index] }
+    }
+
+    func storeGraphInstance(_ value: any Sendable, index: Int) {
+        graphInstances.withLock { $0[index] = value }
+    }
+}

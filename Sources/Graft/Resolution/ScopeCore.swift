@@ -1,0 +1,114 @@
+import Atomics
+
+/// The state of one scope, or of the root container: the instances it owns and must dispose.
+final class ScopeCore: Sendable {
+    private struct State {
+        var scoped: [Int: any Sendable] = [:]
+        var disposables: [DisposalRecord] = []
+        var children: [ObjectIdentifier: ScopeCore] = [:]
+    }
+
+    let isRoot: Bool
+    private weak let parent: ScopeCore?
+    private let closedFlag = ManagedAtomic<Bool>(false)
+    private let state = Locked(State())
+
+    init(isRoot: Bool, parent: ScopeCore?) {
+        self.isRoot = isRoot
+        self.parent = parent
+    }
+
+    var id: ObjectIdentifier { ObjectIdentifier(self) }
+
+    @inline(__always)
+    var isClosed: Bool { closedFlag.load(ordering: .acquiring) }
+
+    /// A new child scope, or `nil` when this one is already closed.
+    func makeChild() -> ScopeCore? {
+        let child = ScopeCore(isRoot: false, parent: self)
+        let added = state.withLock { state -> Bool in
+            guard !isClosed else { return false }
+            state.children[child.id] = child
+            return true
+        }
+        return added ? child : nil
+    }
+
+    func scopedInstance(_ slot: Int) -> (any Sendable)? {
+        state.withLock { $0.scoped[slot] }
+    }
+
+    func storeScopedInstance(_ value: any Sendable, slot: Int) {
+        state.withLock { $0.scoped[slot] = value }
+    }
+
+    /// Takes ownership of `value` for disposal, if it is disposable.
+    ///
+    /// - Returns: `false` when the scope closed meanwhile; the caller disposes and reports it.
+    func adopt(_ record: DisposalRecord) -> Bool {
+        state.withLock { state -> Bool in
+            guard !isClosed else { return false }
+            state.disposables.append(record)
+            return true
+        }
+    }
+
+    /// Marks the scope closed and hands over what must be disposed: open children first (each
+    /// with its own records), then this scope's records, newest first. `nil` if already closed.
+    private func beginClose() -> [DisposalRecord]? {
+        let taken = state.withLock { state -> (children: [ScopeCore], records: [DisposalRecord])? in
+            guard closedFlag.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+            else { return nil }
+            let taken = (Array(state.children.values), Array(state.disposables.reversed()))
+            state = State()
+            return taken
+        }
+        guard let taken else { return nil }
+        parent?.forget(self)
+        var records: [DisposalRecord] = []
+        for child in taken.children {
+            records += child.beginClose() ?? []
+        }
+        return records + taken.records
+    }
+
+    private func forget(_ child: ScopeCore) {
+        state.withLock { _ = $0.children.removeValue(forKey: child.id) }
+    }
+
+    /// Closes the scope, disposing synchronously; async disposables are reported as failures.
+    func close() -> [GraftError] {
+        var failures: [GraftError] = []
+        for record in beginClose() ?? [] {
+            switch record {
+            case .sync(let disposable, _):
+                do { try disposable.dispose() } catch { failures.append(record.failure(error)) }
+            case .async(_, let key):
+                failures.append(
+                    GraftError(
+                        .disposalFailed,
+                        "\(key) is AsyncDisposable and was not disposed: close with `try await close()`",
+                        service: key.description
+                    )
+                )
+            }
+        }
+        return failures
+    }
+
+    /// Closes the scope, awaiting async disposals.
+    func closeAsync() async -> [GraftError] {
+        var failures: [GraftError] = []
+        for record in beginClose() ?? [] {
+            do {
+                switch record {
+                case .sync(let disposable, _): try disposable.dispose()
+                case .async(let disposable, _): try await disposable.dispose()
+                }
+            } catch {
+                failures.append(record.failure(error))
+            }
+        }
+        return failures
+    }
+}

@@ -1,0 +1,117 @@
+/// The registrations as a graph: one node per registration, one edge per declared dependency.
+///
+/// Built once by `build()` in time linear in registrations plus edges. Every walk over it is
+/// iterative, so a chain of 10,000 services cannot overflow the stack.
+struct DependencyGraph: Sendable {
+    struct Edge: Sendable {
+        /// The registration index the edge points at.
+        let target: Int
+        /// Whether the dependent needs the target before it can be created (not `Lazy`/`Provider`).
+        let isImmediate: Bool
+    }
+
+    let keys: [ServiceKey]
+    let lifetimes: [Lifetime]
+    let isAsyncFactory: [Bool]
+    let sources: [SourceLocation]
+    /// Per registration, the winning index for each declared dependency, `-1` when unregistered.
+    let links: [[Int]]
+    /// Per registration, the edges to registered dependencies (aliases point at their target).
+    let edges: [[Edge]]
+    /// Declared dependencies nobody registers: (registration, dependency key).
+    let missing: [(dependent: Int, dependency: ServiceKey)]
+    /// Every registered key, for suggestions in messages.
+    let registeredKeys: [ServiceKey]
+
+    init(registrations: [Registration], winners: [ServiceKey: Int]) {
+        var links: [[Int]] = []
+        var edges: [[Edge]] = []
+        var missing: [(Int, ServiceKey)] = []
+        links.reserveCapacity(registrations.count)
+        edges.reserveCapacity(registrations.count)
+        for (index, registration) in registrations.enumerated() {
+            var entryLinks: [Int] = []
+            var entryEdges: [Edge] = []
+            entryLinks.reserveCapacity(registration.dependencies.count)
+            for dependency in registration.dependencies {
+                if let target = winners[dependency.key] {
+                    entryLinks.append(target)
+                    entryEdges.append(Edge(target: target, isImmediate: dependency.isImmediate))
+                } else {
+                    entryLinks.append(-1)
+                    if dependency.kind != .optional {
+                        missing.append((index, dependency.key))
+                    }
+                }
+            }
+            if case .alias(let targetKey, _) = registration.factory {
+                if let target = winners[targetKey] {
+                    entryEdges.append(Edge(target: target, isImmediate: true))
+                } else {
+                    missing.append((index, targetKey))
+                }
+            }
+            links.append(entryLinks)
+            edges.append(entryEdges)
+        }
+        self.keys = registrations.map(\.key)
+        self.lifetimes = registrations.map(\.lifetime)
+        self.isAsyncFactory = registrations.map(\.factory.isAsync)
+        self.sources = registrations.map(\.source)
+        self.links = links
+        self.edges = edges
+        self.missing = missing
+        self.registeredKeys = registrations.map(\.key)
+    }
+
+    var count: Int { keys.count }
+
+    /// For each registration, the registration whose async factory makes it need `await`
+    /// (itself, or one reached through immediate dependencies), or `nil`.
+    func asyncCauses() -> [Int?] {
+        var causes = [Int?](repeating: nil, count: count)
+        for node in postOrder() {
+            if isAsyncFactory[node] {
+                causes[node] = node
+                continue
+            }
+            for edge in edges[node] where edge.isImmediate {
+                if let cause = causes[edge.target] {
+                    causes[node] = cause
+                    break
+                }
+            }
+        }
+        return causes
+    }
+
+    /// Every node, each after the nodes its edges reach (cycles are cut where met).
+    ///
+    /// - Parameter immediateOnly: Follow only edges the dependent needs before it is created.
+    func postOrder(immediateOnly: Bool = true) -> [Int] {
+        var order: [Int] = []
+        order.reserveCapacity(count)
+        var state = [UInt8](repeating: 0, count: count)  // 0 new, 1 on stack, 2 done
+        var stack: [(node: Int, nextEdge: Int)] = []
+        for root in 0..<count where state[root] == 0 {
+            stack.append((root, 0))
+            state[root] = 1
+            while let (node, nextEdge) = stack.last {
+                let nodeEdges = edges[node]
+                if nextEdge < nodeEdges.count {
+                    stack[stack.count - 1].nextEdge += 1
+                    let edge = nodeEdges[nextEdge]
+                    if (edge.isImmediate || !immediateOnly) && state[edge.target] == 0 {
+                        state[edge.target] = 1
+                        stack.append((edge.target, 0))
+                    }
+                } else {
+                    stack.removeLast()
+                    state[node] = 2
+                    order.append(node)
+                }
+            }
+        }
+        return order
+    }
+}

@@ -1,0 +1,209 @@
+/// Checks a whole graph at once and describes every problem it finds.
+///
+/// Problems come in a fixed order — missing dependencies, unmet module requirements, cycles,
+/// captive dependencies, then eager singletons that need `await` — and within each kind in
+/// registration order, so the same graph always gives the same report.
+struct GraphValidator {
+    let graph: DependencyGraph
+    let requirements: [ModuleRequirement]
+
+    /// Every problem in the graph, each once.
+    ///
+    /// - Parameter buildIsAsync: Whether eager singletons may need `await` (the async `build()`).
+    func problems(buildIsAsync: Bool) -> [GraftError] {
+        var problems = missingDependencies()
+        problems += unmetRequirements()
+        problems += cycles()
+        problems += captiveDependencies()
+        if !buildIsAsync {
+            problems += eagerSingletonsNeedingAwait()
+        }
+        return problems
+    }
+
+    private func missingDependencies() -> [GraftError] {
+        graph.missing.map { dependent, dependency in
+            let dependentKey = graph.keys[dependent]
+            return GraftError(
+                .missingDependency,
+                "no registration for \(dependency.subject), which \(dependentKey) needs",
+                service: dependency.description,
+                path: [dependentKey.description, dependency.description],
+                hints: Suggestions.hints(for: dependency, among: graph.registeredKeys)
+                    + ["\(dependentKey) was registered at \(graph.sources[dependent])"]
+            )
+        }
+    }
+
+    private func unmetRequirements() -> [GraftError] {
+        let registered = Set(graph.keys)
+        return requirements.filter { !registered.contains($0.key) }.map { requirement in
+            GraftError(
+                .unmetRequirement,
+                "\(requirement.module) requires \(requirement.key.subject), which nothing registers",
+                service: requirement.key.description,
+                path: [requirement.module, requirement.key.description],
+                hints: [
+                    "the app provides it: register \(requirement.key.typeName) before build(), "
+                        + "or install a module that does"
+                ]
+                    + Suggestions.hints(for: requirement.key, among: graph.registeredKeys).dropLast()
+            )
+        }
+    }
+
+    /// One problem per cycle of immediate dependencies, found by an iterative depth-first walk.
+    private func cycles() -> [GraftError] {
+        var problems: [GraftError] = []
+        var reported = Set<[Int]>()
+        var state = [UInt8](repeating: 0, count: graph.count)  // 0 new, 1 on stack, 2 done
+        var stack: [(node: Int, nextEdge: Int)] = []
+        var positionOnStack = [Int](repeating: -1, count: graph.count)
+        for root in 0..<graph.count where state[root] == 0 {
+            stack.append((root, 0))
+            state[root] = 1
+            positionOnStack[root] = 0
+            while let (node, nextEdge) = stack.last {
+                let edges = graph.edges[node]
+                guard nextEdge < edges.count else {
+                    stack.removeLast()
+                    state[node] = 2
+                    positionOnStack[node] = -1
+                    continue
+                }
+                stack[stack.count - 1].nextEdge += 1
+                let edge = edges[nextEdge]
+                guard edge.isImmediate else { continue }
+                switch state[edge.target] {
+                case 0:
+                    state[edge.target] = 1
+                    positionOnStack[edge.target] = stack.count
+                    stack.append((edge.target, 0))
+                case 1:
+                    let members = stack[positionOnStack[edge.target]...].map(\.node)
+                    if reported.insert(canonical(members)).inserted {
+                        problems.append(cycleProblem(members))
+                    }
+                default:
+                    break
+                }
+            }
+        }
+        return problems
+    }
+
+    /// The cycle rotated to start at its smallest index, so each cycle is reported once.
+    private func canonical(_ members: [Int]) -> [Int] {
+        guard let start = members.indices.min(by: { members[$0] < members[$1] }) else { return members }
+        return Array(members[start...] + members[..<start])
+    }
+
+    private func cycleProblem(_ members: [Int]) -> GraftError {
+        let names = canonical(members).map { graph.keys[$0].description }
+        let first = canonical(members)[0]
+        let closing = canonical(members).last ?? first
+        let firstType = graph.keys[first].typeName
+        return GraftError(
+            .cycle,
+            "dependency cycle: \((names + [names[0]]).joined(separator: " → "))",
+            service: names[0],
+            hints: [
+                "break it with Lazy<\(firstType)> or Provider<\(firstType)> in \(graph.keys[closing].typeName)"
+            ]
+        )
+    }
+
+    /// Longer-lived services holding shorter-lived ones, directly or through transients.
+    private func captiveDependencies() -> [GraftError] {
+        let shortest = shortestLivedThroughTransients()
+        var problems: [GraftError] = []
+        for holder in 0..<graph.count {
+            let holderRank = graph.lifetimes[holder].rank
+            guard holderRank >= 2 else { continue }
+            for edge in graph.edges[holder] {
+                let reached = passesThrough(edge.target) ? shortest[edge.target] : own(edge.target)
+                guard let reached, reached.rank > 0, reached.rank < holderRank else { continue }
+                let path = [holder] + chain(from: edge.target, shortest: shortest)
+                problems.append(captiveProblem(holder: holder, captive: reached.node, path: path))
+                break
+            }
+        }
+        return problems
+    }
+
+    private struct Reach {
+        let rank: Int
+        let node: Int
+        /// The next node on the path when passing through a transient.
+        let via: Int?
+    }
+
+    private func passesThrough(_ node: Int) -> Bool {
+        graph.lifetimes[node] == .transient
+    }
+
+    private func own(_ node: Int) -> Reach? {
+        let rank = graph.lifetimes[node].rank
+        return rank > 0 ? Reach(rank: rank, node: node, via: nil) : nil
+    }
+
+    /// For each transient, the shortest-lived non-transient it reaches through transients.
+    private func shortestLivedThroughTransients() -> [Reach?] {
+        var result = [Reach?](repeating: nil, count: graph.count)
+        for node in graph.postOrder(immediateOnly: false) where passesThrough(node) {
+            var best: Reach?
+            for edge in graph.edges[node] {
+                let candidate = passesThrough(edge.target) ? result[edge.target] : own(edge.target)
+                guard let candidate else { continue }
+                if let best, best.rank <= candidate.rank { continue }
+                best = Reach(rank: candidate.rank, node: candidate.node, via: edge.target)
+            }
+            result[node] = best
+        }
+        return result
+    }
+
+    private func chain(from start: Int, shortest: [Reach?]) -> [Int] {
+        var path = [start]
+        var node = start
+        var seen: Set<Int> = [start]
+        while passesThrough(node), let reach = shortest[node], let via = reach.via, seen.insert(via).inserted {
+            path.append(via)
+            node = via
+        }
+        return path
+    }
+
+    private func captiveProblem(holder: Int, captive: Int, path: [Int]) -> GraftError {
+        let holderKey = graph.keys[holder]
+        let captiveKey = graph.keys[captive]
+        let holderLifetime = graph.lifetimes[holder]
+        let captiveLifetime = graph.lifetimes[captive]
+        return GraftError(
+            .captiveDependency,
+            "captive dependency: \(holderKey) (\(holderLifetime)) depends on \(captiveKey) (\(captiveLifetime))",
+            service: holderKey.description,
+            path: path.map { graph.keys[$0].description },
+            hints: [
+                "a \(holderLifetime) outlives each \(captiveLifetime) instance; make \(holderKey.typeName) "
+                    + "\(captiveLifetime) or shorter-lived, or make \(captiveKey.typeName) live as long"
+            ]
+        )
+    }
+
+    private func eagerSingletonsNeedingAwait() -> [GraftError] {
+        let causes = graph.asyncCauses()
+        return (0..<graph.count).compactMap { node in
+            guard graph.lifetimes[node] == .eagerSingleton, let cause = causes[node] else { return nil }
+            let key = graph.keys[node]
+            let reason =
+                cause == node ? "its factory is async" : "it depends on \(graph.keys[cause]), whose factory is async"
+            return GraftError(
+                .needsAwait,
+                "eager singleton \(key) needs await to be created: \(reason)",
+                service: key.description,
+                hints: ["build with `try await builder.build()`, which creates it"]
+            )
+        }
+    }
+}
