@@ -1,9 +1,21 @@
+import Foundation
 import Graft
 
 // Describe: registrations only; nothing is created yet.
 var builder = ContainerBuilder()
 builder.register(RadioFrequency.self, instance: RadioFrequency(megahertz: 433))
 builder.install(PitCrewModule())
+
+// `race-car --graph dot` (or `mermaid`) prints the graph instead of driving.
+let arguments = CommandLine.arguments
+if let flag = arguments.firstIndex(of: "--graph"), flag + 1 < arguments.count {
+    guard let format = GraphFormat(rawValue: arguments[flag + 1]) else {
+        print("usage: race-car [--graph dot|mermaid]")
+        exit(2)
+    }
+    print(builder.exportGraph(as: format), terminator: "")
+    exit(0)
+}
 
 // Build: the whole graph is checked before any object exists.
 let container = try builder.build()

@@ -1,1 +1,70 @@
-import Graft
+public import Graft
+public import Testing
+
+/// A Swift Testing trait that gives a test its own container: `base` with some registrations
+/// replaced, isolated from tests running in parallel.
+///
+/// ```swift
+/// @Test(.container(App.container) { $0.register((any Engine).self) { _ in MockEngine() } })
+/// func carStartsWithMockEngine() throws {
+///     let car = try TestContainer.current.resolve(RaceCar.self)
+///     #expect(car.engine is MockEngine)
+/// }
+/// ```
+///
+/// The container is shut down when the test ends.
+public struct ContainerTrait: TestTrait, SuiteTrait, TestScoping {
+    let base: @Sendable () throws -> Container
+    let changes: @Sendable (inout ContainerBuilder) -> Void
+
+    /// Whether child tests of a suite get their own container each.
+    public var isRecursive: Bool { true }
+
+    public func provideScope(
+        for test: Test,
+        testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
+        let container = try base().overriding(changes)
+        try await TestContainer.$scoped.withValue(container) {
+            try await function()
+        }
+        try await container.shutdown()
+    }
+}
+
+extension Trait where Self == ContainerTrait {
+    /// Runs the test with a copy of `base` in which `changes` replace registrations.
+    ///
+    /// - Parameters:
+    ///   - base: The app's container, or a closure that builds it.
+    ///   - changes: Registrations that replace the app's ones for this test.
+    /// - Returns: The trait.
+    public static func container(
+        _ base: @autoclosure @escaping @Sendable () throws -> Container,
+        _ changes: @escaping @Sendable (inout ContainerBuilder) -> Void = { _ in }
+    ) -> Self {
+        ContainerTrait(base: base, changes: changes)
+    }
+}
+
+/// The container a ``ContainerTrait`` made for the running test.
+public enum TestContainer {
+    @TaskLocal static var scoped: Container?
+
+    /// The running test's container.
+    ///
+    /// - Throws: ``GraftError`` when the test has no `.container` trait.
+    public static var current: Container {
+        get throws(GraftError) {
+            guard let scoped else {
+                throw GraftError(
+                    .closed,
+                    "this test has no container",
+                    hints: ["add the trait: @Test(.container(appContainer) { ... })"]
+                )
+            }
+            return scoped
+        }
+    }
+}

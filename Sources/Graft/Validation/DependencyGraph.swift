@@ -13,6 +13,8 @@ struct DependencyGraph: Sendable {
     let keys: [ServiceKey]
     let lifetimes: [Lifetime]
     let isAsyncFactory: [Bool]
+    /// How each registration makes its instance, for pictures: `instance`, `alias`, `async` or nil.
+    let factoryNotes: [String?]
     let sources: [SourceLocation]
     /// Per registration, the winning index for each declared dependency, `-1` when unregistered.
     let links: [[Int]]
@@ -57,6 +59,14 @@ struct DependencyGraph: Sendable {
         self.keys = registrations.map(\.key)
         self.lifetimes = registrations.map(\.lifetime)
         self.isAsyncFactory = registrations.map(\.factory.isAsync)
+        self.factoryNotes = registrations.map { registration in
+            switch registration.factory {
+            case .instance: "instance"
+            case .alias: "alias"
+            case .asyncClosure, .asyncAutowired: "async"
+            case .closure, .autowired: nil
+            }
+        }
         self.sources = registrations.map(\.source)
         self.links = links
         self.edges = edges

@@ -1,0 +1,141 @@
+/// The dependency graph as text a diagram tool draws: Graphviz DOT or Mermaid.
+///
+/// Nodes show type, name and lifetime (the lifetime also as colour and shape); edges point from
+/// a service to what it needs, dashed when deferred through `Lazy`/`Provider`; services with a
+/// problem are outlined in red.
+///
+/// ```swift
+/// print(builder.exportGraph(as: .dot))      // dot -Tsvg graph.dot > graph.svg
+/// print(container.exportGraph(as: .mermaid))
+/// ```
+public enum GraphFormat: String, Sendable, CaseIterable {
+    /// Graphviz DOT.
+    case dot
+    /// Mermaid flowchart text.
+    case mermaid
+}
+
+extension ContainerBuilder {
+    /// The registrations as a diagram, with every problem ``validate()`` finds highlighted.
+    ///
+    /// - Parameter format: The diagram language.
+    /// - Returns: The diagram's source text.
+    public func exportGraph(as format: GraphFormat) -> String {
+        let table = makeTable()
+        return GraphRenderer(graph: table.graph, problems: validate()).render(format)
+    }
+}
+
+extension Container {
+    /// The container's validated graph as a diagram.
+    ///
+    /// - Parameter format: The diagram language.
+    /// - Returns: The diagram's source text.
+    public func exportGraph(as format: GraphFormat) -> String {
+        GraphRenderer(graph: core.table.graph, problems: []).render(format)
+    }
+}
+
+struct GraphRenderer {
+    let graph: DependencyGraph
+    let problems: [GraftError]
+
+    func render(_ format: GraphFormat) -> String {
+        switch format {
+        case .dot: dot()
+        case .mermaid: mermaid()
+        }
+    }
+
+    /// Registrations named by a problem (its service or any step of its path).
+    private var troubled: Set<String> {
+        var names = Set<String>()
+        for problem in problems {
+            if let service = problem.service { names.insert(service) }
+            names.formUnion(problem.path)
+        }
+        return names
+    }
+
+    private func label(_ node: Int) -> String {
+        let key = graph.keys[node]
+        let name = key.name.map { "\\n\"\($0)\"" } ?? ""
+        let how = graph.factoryNotes[node] ?? "\(graph.lifetimes[node])"
+        let lifetime = graph.factoryNotes[node] == "async" ? "async \(graph.lifetimes[node])" : how
+        return "\(key.typeName)\(name)\\n\(lifetime)"
+    }
+
+    private static let colours: [Lifetime: String] = [
+        .transient: "#e8f1fb", .singleton: "#fde9c9", .eagerSingleton: "#f9d38f",
+        .scoped: "#dff3df", .graph: "#efe3f7", .weak: "#eeeeee",
+    ]
+
+    private static let shapes: [Lifetime: String] = [
+        .transient: "box", .singleton: "box3d", .eagerSingleton: "box3d",
+        .scoped: "component", .graph: "hexagon", .weak: "note",
+    ]
+
+    private func dot() -> String {
+        let troubled = troubled
+        var lines = ["digraph Graft {", "  rankdir=LR;", "  node [style=filled, fontname=\"Helvetica\"];"]
+        for node in 0..<graph.count {
+            let lifetime = graph.lifetimes[node]
+            var attributes = [
+                "label=\"\(escaped(label(node)))\"",
+                "shape=\(Self.shapes[lifetime] ?? "box")",
+                "fillcolor=\"\(Self.colours[lifetime] ?? "#ffffff")\"",
+            ]
+            if troubled.contains(graph.keys[node].description) {
+                attributes += ["color=red", "penwidth=2"]
+            }
+            lines.append("  n\(node) [\(attributes.joined(separator: ", "))];")
+        }
+        for node in 0..<graph.count {
+            for edge in graph.edges[node] {
+                lines.append("  n\(node) -> n\(edge.target)\(edge.isImmediate ? "" : " [style=dashed]");")
+            }
+        }
+        for missing in Set(graph.missing.map(\.dependency.description)).sorted() {
+            lines.append(
+                "  \"missing \(escaped(missing))\" [label=\"\(escaped(missing))\\nnot registered\", color=red, style=dashed];"
+            )
+        }
+        for (dependent, dependency) in graph.missing {
+            lines.append("  n\(dependent) -> \"missing \(escaped(dependency.description))\" [color=red];")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func mermaid() -> String {
+        let troubled = troubled
+        var lines = ["flowchart LR"]
+        for lifetime in Lifetime.allCases {
+            lines.append("  classDef \(lifetime.rawValue) fill:\(Self.colours[lifetime] ?? "#ffffff")")
+        }
+        lines.append("  classDef problem stroke:#d00,stroke-width:3px")
+        for node in 0..<graph.count {
+            let text = label(node).replacing("\\n", with: "<br/>").replacing("\"", with: "'")
+            lines.append("  n\(node)[\"\(text)\"]:::\(graph.lifetimes[node].rawValue)")
+            if troubled.contains(graph.keys[node].description) {
+                lines.append("  class n\(node) problem")
+            }
+        }
+        for node in 0..<graph.count {
+            for edge in graph.edges[node] {
+                lines.append("  n\(node) \(edge.isImmediate ? "-->" : "-.->") n\(edge.target)")
+            }
+        }
+        for (index, missing) in graph.missing.enumerated() {
+            lines.append(
+                "  m\(index)[\"\(missing.dependency.description.replacing("\"", with: "'"))<br/>not registered\"]:::problem"
+            )
+            lines.append("  n\(missing.dependent) --> m\(index)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func escaped(_ text: String) -> String {
+        text.replacing("\"", with: "\\\"")
+    }
+}
