@@ -16,7 +16,6 @@
 public final class Lazy<Value: Sendable>: Sendable {
     private let link: DeferredLink
     private let cached = Locked<Value?>(nil)
-    private let creation = Locked<Void>(())
 
     init(_ link: DeferredLink) {
         self.link = link
@@ -24,36 +23,74 @@ public final class Lazy<Value: Sendable>: Sendable {
 
     /// The value, created by the first access.
     ///
+    /// Concurrent first accesses wait for one creation and all receive its result; a `Lazy`
+    /// read again while its own value is being created is a cycle, reported as an error.
+    ///
     /// - Throws: ``GraftError`` when the factory behind it throws; the next access tries again.
     public var value: Value {
         get throws(GraftError) {
             if let value = cached.withLock({ $0 }) { return value }
-            return try creation.withLock { _ throws(GraftError) -> Value in
-                if let value = cached.withLock({ $0 }) { return value }
-                let value = try link.resolve(Value.self)
-                cached.withLock { $0 = value }
-                return value
+            let coordinator = try link.coordinator()
+            switch try coordinator.acquire(slot, key: link.key, existing: { cached.withLock { $0 } }) {
+            case .ready(let value):
+                return try cast(value)
+            case .claimed(let chain):
+                do {
+                    let value = try CreationChain.$current.withValue(chain) { () throws -> Value in
+                        try link.resolve(Value.self)
+                    }
+                    cached.withLock { $0 = value }
+                    coordinator.finish(chain, .success(value))
+                    return value
+                } catch {
+                    let failure = GraftError.wrapping(error)
+                    coordinator.finish(chain, .failure(failure))
+                    throw failure
+                }
             }
         }
     }
 
     /// The value, created by the first access, awaiting an async factory.
     ///
-    /// - Throws: ``GraftError`` when the factory behind it throws.
+    /// Concurrent first accesses suspend until the one creation finishes.
+    ///
+    /// - Throws: ``GraftError`` when the factory behind it throws; the next access tries again.
     public var asyncValue: Value {
         get async throws(GraftError) {
             if let value = cached.withLock({ $0 }) { return value }
-            let value = try await link.resolveAsync(Value.self)
-            return cached.withLock { cached in
-                if let existing = cached { return existing }
-                cached = value
-                return value
+            let coordinator = try link.coordinator()
+            switch try await coordinator.acquireAsync(slot, key: link.key, existing: { cached.withLock { $0 } }) {
+            case .ready(let value):
+                return try cast(value)
+            case .claimed(let chain):
+                do {
+                    let value = try await CreationChain.$current.withValue(chain) { () async throws -> Value in
+                        try await link.resolveAsync(Value.self)
+                    }
+                    cached.withLock { $0 = value }
+                    coordinator.finish(chain, .success(value))
+                    return value
+                } catch {
+                    let failure = GraftError.wrapping(error)
+                    coordinator.finish(chain, .failure(failure))
+                    throw failure
+                }
             }
         }
     }
 
     /// Whether the value has been created.
     public var isCreated: Bool { cached.withLock { $0 != nil } }
+
+    private var slot: SlotID { SlotID(store: ObjectIdentifier(self), index: 0) }
+
+    private func cast(_ value: any Sendable) throws(GraftError) -> Value {
+        guard let value = value as? Value else {
+            throw GraftError(.typeMismatch, "Lazy<\(Value.self)> received a \(type(of: value))")
+        }
+        return value
+    }
 }
 
 extension Lazy: WrappedDependency {

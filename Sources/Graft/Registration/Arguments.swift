@@ -98,6 +98,11 @@ struct DeferredLink: Sendable {
     let target: Int
     let key: ServiceKey
 
+    /// The coordinator of the container the link came from, which makes a `Lazy` value once.
+    func coordinator() throws(GraftError) -> CreationCoordinator {
+        try context().0.coordinator
+    }
+
     private func context() throws(GraftError) -> (ContainerCore, ScopeCore) {
         guard let container, let scope else {
             throw GraftError(

@@ -44,8 +44,15 @@ extension ContainerCore {
         return try resolveUnregistered(type, name: name, &state)
     }
 
+    /// The instance for `entry`, awaiting what needs it.
+    ///
+    /// Shared instances (singleton, scoped, weak) are created through the suspending path even
+    /// when their factory is synchronous, so tasks waiting for another task's creation suspend
+    /// instead of blocking a thread of the cooperative pool.
     func makeAsync(_ entry: Entry, _ state: inout ResolveState) async throws(GraftError) -> any Sendable {
-        guard entry.asyncCause != nil else { return try make(entry, &state) }
+        guard entry.asyncCause != nil || (entry.slot >= 0 && entry.instance == nil) else {
+            return try make(entry, &state)
+        }
         do {
             return try await makeByLifetimeAsync(entry, &state)
         } catch {
