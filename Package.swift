@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Graft", targets: ["Graft"]),
         .library(name: "GraftTesting", targets: ["GraftTesting"]),
         .executable(name: "race-car", targets: ["RaceCar"]),
+        .executable(name: "pit-wall", targets: ["PitWall"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-atomics.git", from: "1.3.0")
@@ -33,6 +34,12 @@ let package = Package(
             name: "RaceCar",
             dependencies: ["Graft"],
             path: "Examples/RaceCar",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "PitWall",
+            dependencies: ["Graft"],
+            path: "Examples/PitWall",
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -21,5 +21,11 @@ struct PitCrewModule: Module {
             using: RaceCar.init(engine:transmission:wheels:extinguisher:radio:)
         )
         builder.register(PitStopOrder.self, lifetime: .scoped, using: PitStopOrder.init(car:))
+
+        builder.register(RaceTrack.self, lifetime: .singleton) { _ in RaceTrack(name: "Monza") }
+        builder.onActivation(RaceTrack.self) { track, r in track.car = try r.resolve(RaceCar.self) }
+
+        builder.register(Livery.self, lifetime: .singleton, using: Livery.init)
+        builder.configure(Livery.self, with: ["colour": "rosso corsa", "number": 16, "stripes.count": 2])
     }
 }

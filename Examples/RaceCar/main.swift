@@ -40,6 +40,27 @@ print("Diagnostics: \(diagnosable.diagnose())")
 let v12 = try container.resolve((any Engine).self, name: "v12")
 print("Spare engine on the truck: \(v12.name) (named \"v12\")")
 
+// Property injection: the track gets its car after construction.
+let track = try container.resolve(RaceTrack.self)
+print("On track at \(track.name): the same car? \(track.car === car)")
+
+// @Injected: an object made by someone else, bound to the container afterwards.
+let timer = LapTimer()
+container.injectProperties(into: timer)
+print("Timer: \(timer.announce(lap: 7))")
+
+// Keyed values: configured by the module, or from JSON like a settings file.
+let livery = try container.resolve(Livery.self)
+print("Livery: #\(livery.number) in \(livery.colour) with \(livery.stripes.count) stripes")
+let fromFile = try Livery(injectingJSON: #"{"colour": "silver", "number": 44, "stripes": {"count": 1}}"#.utf8)
+print("Livery from JSON: #\(fromFile.number) in \(fromFile.colour)")
+do {
+    _ = try Livery(injecting: ["colour": "blue", "numbr": 7])
+} catch {
+    print("A livery with a typo is refused, all problems at once:")
+    print(error.description.split(separator: "\n").map { "  \($0)" }.joined(separator: "\n"))
+}
+
 // Scoped: one pit-stop order per stop; the scope closes when the body ends.
 for lap in [12, 31] {
     try container.withScope { scope in

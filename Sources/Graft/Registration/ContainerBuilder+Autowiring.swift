@@ -68,6 +68,35 @@ extension ContainerBuilder {
         )
     }
 
+    /// Registers a `@MainActor`-isolated initializer: a view model, a UI controller.
+    ///
+    /// The instance is created on the main actor, so resolve it with `await` (from any context;
+    /// from main-actor code the hop is free).
+    ///
+    /// ```swift
+    /// builder.register(LapViewModel.self, usingMainActor: LapViewModel.init(timer:))
+    /// let model = try await container.resolve(LapViewModel.self)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type the registration answers for.
+    ///   - name: A name to tell several registrations of one type apart.
+    ///   - lifetime: How long an instance lives; `.transient` by default.
+    ///   - initializer: Makes an instance on the main actor from its dependencies.
+    public mutating func register<Service: Sendable, each Parameter: Sendable>(
+        _ type: Service.Type,
+        name: String? = nil,
+        lifetime: Lifetime = .transient,
+        fileID: String = #fileID,
+        line: Int = #line,
+        usingMainActor initializer: @escaping @MainActor @Sendable (repeat each Parameter) throws -> Service
+    ) {
+        register(type, name: name, lifetime: lifetime, fileID: fileID, line: line) {
+            (parameters: repeat each Parameter) async throws -> Service in
+            try await initializer(repeat each parameters)
+        }
+    }
+
     private static func dependencies<each Parameter: Sendable>(
         of parameters: (repeat (each Parameter).Type)
     ) -> [Dependency] {

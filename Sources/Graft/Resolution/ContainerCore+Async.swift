@@ -56,7 +56,7 @@ extension ContainerCore {
         do {
             return try await makeByLifetimeAsync(entry, &state)
         } catch {
-            throw error.prefixingPath(with: entry.key.description)
+            throw CycleReport.unwinding(error, through: entry.key)
         }
     }
 
@@ -154,6 +154,10 @@ extension ContainerCore {
         switch acquisition {
         case .ready(let value):
             return value
+        case .claimed(let chain) where entry.asyncCause == nil:
+            // A synchronous factory runs right here: it needs no other thread to finish, so
+            // threads blocked waiting for it can never starve it.
+            return try createClaimed(entry, chain, state)
         case .claimed(let chain):
             let inner = sharedState(entry, state)
             let owner = owner(ofShared: entry, scope)

@@ -66,10 +66,17 @@ final class ContainerCore: Sendable {
     /// The instance for `entry` under `state`: shared if its lifetime says so, new otherwise.
     func make(_ entry: Entry, _ state: inout ResolveState) throws(GraftError) -> any Sendable {
         if let instance = entry.instance { return instance }
+        state.depth &+= 1
+        defer { state.depth &-= 1 }
         do {
+            if state.depth % ResolveState.stackHopInterval == 0 {
+                return try StackExtension.run { () throws(GraftError) -> any Sendable in
+                    try makeByLifetime(entry, &state)
+                }
+            }
             return try makeByLifetime(entry, &state)
         } catch {
-            throw error.prefixingPath(with: entry.key.description)
+            throw CycleReport.unwinding(error, through: entry.key)
         }
     }
 
@@ -194,20 +201,27 @@ final class ContainerCore: Sendable {
         case .ready(let value):
             return value
         case .claimed(let chain):
-            var inner = sharedState(entry, state)
-            let owner = owner(ofShared: entry, scope)
-            do {
-                let value = try CreationChain.$current.withValue(chain) { () throws(GraftError) -> any Sendable in
-                    try create(entry, &inner, owner: owner) { self.coordinator.setProvisional($0, for: chain) }
-                }
-                try publishShared(value, entry, scope)
-                coordinator.finish(chain, .success(value))
-                return value
-            } catch {
-                let failure = GraftError.wrapping(error)
-                coordinator.finish(chain, .failure(failure))
-                throw failure
+            return try createClaimed(entry, chain, state)
+        }
+    }
+
+    /// Creates the shared instance whose slot `chain` claimed, publishes it and wakes the waiters.
+    func createClaimed(_ entry: Entry, _ chain: CreationChain, _ state: ResolveState) throws(GraftError) -> any Sendable
+    {
+        var inner = sharedState(entry, state)
+        let scope = state.scope
+        let owner = owner(ofShared: entry, scope)
+        do {
+            let value = try CreationChain.$current.withValue(chain) { () throws(GraftError) -> any Sendable in
+                try create(entry, &inner, owner: owner) { self.coordinator.setProvisional($0, for: chain) }
             }
+            try publishShared(value, entry, scope)
+            coordinator.finish(chain, .success(value))
+            return value
+        } catch {
+            let failure = GraftError.wrapping(error)
+            coordinator.finish(chain, .failure(failure))
+            throw failure
         }
     }
 
@@ -217,8 +231,10 @@ final class ContainerCore: Sendable {
 
     /// The state a shared instance is created under: singletons and weak instances belong to the root.
     func sharedState(_ entry: Entry, _ state: ResolveState) -> ResolveState {
-        guard entry.lifetime != .scoped else { return ResolveState(scope: state.scope, frame: state.frame) }
-        return ResolveState(scope: root, frame: state.frame, singleton: entry.key)
+        guard entry.lifetime != .scoped else {
+            return ResolveState(scope: state.scope, frame: state.frame, depth: state.depth)
+        }
+        return ResolveState(scope: root, frame: state.frame, singleton: entry.key, depth: state.depth)
     }
 
     func owner(ofShared entry: Entry, _ scope: ScopeCore) -> ScopeCore? {

@@ -118,7 +118,7 @@ final class CreationCoordinator: Sendable {
                 return .fail(CycleReport.error(chain.keys(from: id) + [key]))
             }
             if let chain, let loop = Self.deadlock(waitingOn: id, chain: chain, state: state) {
-                return .fail(CycleReport.error(loop + [key], concurrent: true))
+                return .fail(CycleReport.error(loop, concurrent: true))
             }
             state.records[id]?.waiters += 1
             var link = chain
@@ -186,7 +186,9 @@ final class CreationCoordinator: Sendable {
             if let key = state.records[current]?.key { loop.append(key) }
             guard let next = state.waitingFor[current] else { return nil }
             if chain.contains(next) {
-                return chain.keys(from: next) + loop
+                // The loop closes where it started: at the caller's own creation `next`.
+                let ours = chain.keys(from: next)
+                return ours + loop + ours.prefix(1)
             }
             current = next
         }

@@ -9,6 +9,7 @@ final class ResolutionFrame: Resolver {
     let entry: Entry
     let call: CallState?
     let singleton: ServiceKey?
+    let depth: Int
 
     init(container: ContainerCore, state: ResolveState, entry: Entry) {
         self.container = container
@@ -17,10 +18,11 @@ final class ResolutionFrame: Resolver {
         self.entry = entry
         self.call = state.call
         self.singleton = state.singleton
+        self.depth = state.depth
     }
 
     private var state: ResolveState {
-        ResolveState(scope: scope, frame: self, call: call, singleton: singleton)
+        ResolveState(scope: scope, frame: self, call: call, singleton: singleton, depth: depth)
     }
 
     /// The keys from the frame for `index` down to this one, or `nil` when `index` is not on the path.

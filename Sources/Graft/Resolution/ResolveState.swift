@@ -8,12 +8,24 @@ struct ResolveState: Sendable {
     var call: CallState?
     /// The singleton being created, when the resolution runs on its behalf.
     var singleton: ServiceKey?
+    /// How many services deep the resolution is, to move very deep ones to a fresh stack.
+    var depth = 0
 
-    init(scope: ScopeCore, frame: ResolutionFrame? = nil, call: CallState? = nil, singleton: ServiceKey? = nil) {
+    /// Every this many levels a synchronous resolution continues on a new thread's stack.
+    static let stackHopInterval = 128
+
+    init(
+        scope: ScopeCore,
+        frame: ResolutionFrame? = nil,
+        call: CallState? = nil,
+        singleton: ServiceKey? = nil,
+        depth: Int = 0
+    ) {
         self.scope = scope
         self.frame = frame
         self.call = call
         self.singleton = singleton
+        self.depth = depth
     }
 
     mutating func sharedCall() -> CallState {

@@ -32,27 +32,33 @@ enum Suggestions {
     /// Whether two names differ by at most a third of the longer one's length (and at most 3 edits).
     static func isClose(_ candidate: String, to target: String) -> Bool {
         let limit = min(3, max(1, max(candidate.count, target.count) / 3))
-        return editDistance(candidate.lowercased(), target.lowercased(), limit: limit) <= limit
+        return abs(candidate.count - target.count) <= limit
+            && editDistance(candidate.lowercased(), target.lowercased()) <= limit
     }
 
-    /// Levenshtein distance, stopping early once every path exceeds `limit`.
-    static func editDistance(_ lhs: String, _ rhs: String, limit: Int) -> Int {
-        let a = Array(lhs.unicodeScalars)
-        let b = Array(rhs.unicodeScalars)
-        if abs(a.count - b.count) > limit { return limit + 1 }
+    /// The optimal-string-alignment distance: insertions, deletions, substitutions and swaps of
+    /// two neighbouring characters each cost one.
+    static func editDistance(_ lhs: String, _ rhs: String) -> Int {
+        let a = Array(lhs)
+        let b = Array(rhs)
+        if a.isEmpty || b.isEmpty {
+            return max(a.count, b.count)
+        }
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)
         var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
+        for i in 1...a.count {
             current[0] = i
-            var rowMinimum = current[0]
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
-                rowMinimum = min(rowMinimum, current[j])
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                var distance = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    distance = min(distance, beforePrevious[j - 2] + 1)
+                }
+                current[j] = distance
             }
-            if rowMinimum > limit { return limit + 1 }
-            swap(&previous, &current)
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
-        return a.isEmpty ? b.count : previous[b.count]
+        return previous[b.count]
     }
 }

@@ -1,0 +1,272 @@
+import Dispatch
+import Graft
+import Testing
+
+private final class Telemetry: Sendable {
+    init() {}
+}
+
+private final class Tyres: Sendable {
+    let telemetry: Telemetry
+
+    init(telemetry: Telemetry) {
+        self.telemetry = telemetry
+    }
+}
+
+private final class Strategy: Sendable {
+    let tyres: Tyres
+    let telemetry: Telemetry
+
+    init(tyres: Tyres, telemetry: Telemetry) {
+        self.tyres = tyres
+        self.telemetry = telemetry
+    }
+}
+
+private final class Database: Sendable {
+    init() {}
+}
+
+private final class Ping: Sendable {}
+private final class Pong: Sendable {}
+
+/// Lets two threads wait for each other for a while, so both are inside their factories at once.
+private final class Rendezvous: Sendable {
+    private let arrived = Counter()
+
+    /// Arrives and waits until `parties` have arrived, or gives up after about `seconds`.
+    func arriveAndWait(parties: Int, seconds: Int = 5) {
+        arrived.increment()
+        var waited = 0
+        while arrived.value < parties && waited < seconds * 1_000 {
+            pause(microseconds: 1_000)
+            waited += 1
+        }
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct ConcurrencyTests {
+    static let taskCount = 1_000
+
+    /// Runs `resolve` from `taskCount` tasks at once and returns what they resolved.
+    private func resolveConcurrently<Service: AnyObject & Sendable>(
+        _ resolve: @escaping @Sendable (Int) throws -> Service
+    ) async throws -> [Service] {
+        try await withThrowingTaskGroup(of: Service.self) { group in
+            for index in 0..<Self.taskCount {
+                group.addTask { try resolve(index) }
+            }
+            var results: [Service] = []
+            for try await service in group {
+                results.append(service)
+            }
+            return results
+        }
+    }
+
+    @Test func singletonResolvedFromAThousandTasksIsCreatedOnce() async throws {
+        let calls = Counter()
+        var builder = ContainerBuilder()
+        builder.register(Telemetry.self, lifetime: .singleton) { _ in
+            calls.increment()
+            pause()
+            return Telemetry()
+        }
+        let container = try await builder.build()
+
+        let instances = try await resolveConcurrently { _ in try syncResolve(Telemetry.self, from: container) }
+
+        #expect(instances.count == Self.taskCount)
+        #expect(instances.distinctCount == 1)
+        #expect(calls.value == 1)
+    }
+
+    @Test func singletonResolvedFromSynchronousAndAsyncCallersAtOnceIsCreatedOnce() async throws {
+        let calls = Counter()
+        var builder = ContainerBuilder()
+        builder.register(Telemetry.self, lifetime: .singleton) { _ in
+            calls.increment()
+            pause()
+            return Telemetry()
+        }
+        let container = try await builder.build()
+
+        let instances = try await withThrowingTaskGroup(of: Telemetry.self) { group in
+            for index in 0..<Self.taskCount {
+                group.addTask {
+                    if index.isMultiple(of: 2) { return try await container.resolve(Telemetry.self) }
+                    return try syncResolve(Telemetry.self, from: container)
+                }
+            }
+            var results: [Telemetry] = []
+            for try await service in group {
+                results.append(service)
+            }
+            return results
+        }
+
+        #expect(instances.distinctCount == 1)
+        #expect(calls.value == 1)
+    }
+
+    @Test func scopedInstanceResolvedFromAThousandTasksInOneScopeIsCreatedOnce() async throws {
+        let calls = Counter()
+        var builder = ContainerBuilder()
+        builder.register(Telemetry.self, lifetime: .scoped) { _ in
+            calls.increment()
+            pause()
+            return Telemetry()
+        }
+        let container = try await builder.build()
+        let scope = container.makeScope()
+
+        let instances = try await resolveConcurrently { _ in try syncResolve(Telemetry.self, from: scope) }
+
+        #expect(instances.distinctCount == 1)
+        #expect(calls.value == 1)
+        #expect(try syncResolve(Telemetry.self, from: container.makeScope()) !== instances[0])
+    }
+
+    @Test func aThousandScopesEachGetTheirOwnScopedInstanceAndShareTheSingleton() async throws {
+        let singletons = Counter()
+        let log = EventLog()
+        var builder = ContainerBuilder()
+        builder.register(Telemetry.self, lifetime: .singleton) { _ in
+            singletons.increment()
+            pause()
+            return Telemetry()
+        }
+        builder.register(Resource.self, lifetime: .scoped) { _ in Resource("scoped", log: log) }
+        builder.register(Tyres.self, lifetime: .scoped, using: Tyres.init(telemetry:))
+        let container = try await builder.build()
+
+        let tyres = try await resolveConcurrently { _ in
+            try container.withScope { scope in
+                _ = try scope.resolve(Resource.self)
+                return try scope.resolve(Tyres.self)
+            }
+        }
+
+        #expect(tyres.distinctCount == Self.taskCount)
+        #expect(tyres.map(\.telemetry).distinctCount == 1)
+        #expect(singletons.value == 1)
+        #expect(log.entries.count == Self.taskCount)
+    }
+
+    @Test func singletonFactoryResolvingOtherSingletonsDoesNotDeadlock() async throws {
+        let calls = (telemetry: Counter(), tyres: Counter(), strategy: Counter())
+        var builder = ContainerBuilder()
+        builder.register(Telemetry.self, lifetime: .singleton) { _ in
+            calls.telemetry.increment()
+            pause()
+            return Telemetry()
+        }
+        builder.register(Tyres.self, lifetime: .singleton) { r in
+            calls.tyres.increment()
+            pause()
+            return Tyres(telemetry: try r.resolve())
+        }
+        builder.register(Strategy.self, lifetime: .singleton) { r in
+            calls.strategy.increment()
+            let telemetry: Telemetry = try r.resolve()
+            pause()
+            return Strategy(tyres: try r.resolve(), telemetry: telemetry)
+        }
+        let container = try await builder.build()
+
+        let strategies = try await resolveConcurrently { index -> Strategy in
+            switch index % 3 {
+            case 0: _ = try syncResolve(Telemetry.self, from: container)
+            case 1: _ = try syncResolve(Tyres.self, from: container)
+            default: break
+            }
+            return try syncResolve(Strategy.self, from: container)
+        }
+
+        #expect(strategies.distinctCount == 1)
+        #expect(strategies[0].tyres.telemetry === strategies[0].telemetry)
+        #expect([calls.telemetry.value, calls.tyres.value, calls.strategy.value] == [1, 1, 1])
+    }
+
+    @Test func asyncSingletonAwaitedByAThousandTasksIsCreatedOnce() async throws {
+        let calls = Counter()
+        var builder = ContainerBuilder()
+        builder.register(Database.self, lifetime: .singleton) { _ async in
+            calls.increment()
+            try? await Task.sleep(for: .milliseconds(20))
+            return Database()
+        }
+        let container = try await builder.build()
+
+        let instances = try await withThrowingTaskGroup(of: Database.self) { group in
+            for _ in 0..<Self.taskCount {
+                group.addTask { try await container.resolve(Database.self) }
+            }
+            var results: [Database] = []
+            for try await database in group {
+                results.append(database)
+            }
+            return results
+        }
+
+        #expect(instances.distinctCount == 1)
+        #expect(calls.value == 1)
+    }
+
+    @Test func threadsEnteringAClosureCycleFromDifferentEndsBothGetACycleError() throws {
+        let rendezvous = Rendezvous()
+        var builder = ContainerBuilder()
+        builder.register(Ping.self, lifetime: .singleton) { r in
+            rendezvous.arriveAndWait(parties: 2)
+            _ = try r.resolve(Pong.self)
+            return Ping()
+        }
+        builder.register(Pong.self, lifetime: .singleton) { r in
+            rendezvous.arriveAndWait(parties: 2)
+            _ = try r.resolve(Ping.self)
+            return Pong()
+        }
+        let container = try builder.build()
+        let errors = Guarded([Int: GraftError]())
+
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            do {
+                if index == 0 {
+                    _ = try container.resolve(Ping.self)
+                } else {
+                    _ = try container.resolve(Pong.self)
+                }
+            } catch let error as GraftError {
+                errors.withLock { $0[index] = error }
+            } catch {
+                Issue.record(error, "not a GraftError")
+            }
+        }
+
+        let caught = errors.current
+        #expect(caught.count == 2)
+        for error in caught.values {
+            #expect(error.code == .cycle)
+            #expect(
+                error.description.contains("Ping → Pong → Ping") || error.description.contains("Pong → Ping → Pong")
+            )
+        }
+    }
+
+    @Test func closingAScopeFromManyThreadsDisposesOnce() throws {
+        let log = EventLog()
+        var builder = ContainerBuilder()
+        builder.register(Resource.self, lifetime: .scoped) { _ in Resource("once", log: log) }
+        let container = try builder.build()
+        let scope = container.makeScope()
+        _ = try scope.resolve(Resource.self)
+
+        DispatchQueue.concurrentPerform(iterations: 64) { _ in
+            try? scope.close()
+        }
+
+        #expect(log.entries == ["once"])
+    }
+}

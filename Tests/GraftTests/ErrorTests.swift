@@ -1,0 +1,274 @@
+import Graft
+import Testing
+
+private final class Engin: Sendable {}
+
+private final class Database: Sendable {}
+
+private final class Repository: Sendable {
+    let database: Database
+
+    init(database: Database) {
+        self.database = database
+    }
+}
+
+private struct Snapshot: Sendable {}
+
+/// Two services whose closure factories resolve each other: a cycle `build()` cannot see.
+private final class Ping: Sendable {}
+private final class Pong: Sendable {}
+
+@Suite struct ErrorTests {
+    @Test func notRegisteredNamesThePathAndTheRegisteredNames() throws {
+        var builder = ContainerBuilder()
+        builder.register((any Engine).self) { _ in RCEngine() }
+        builder.register((any Engine).self, name: "v12") { _ in V12Engine() }
+        builder.register(RaceCar.self) { r in
+            RaceCar(engine: try r.resolve((any Engine).self, name: "v10"), transmission: Transmission())
+        }
+        let container = try builder.build()
+
+        let error = #expect(throws: GraftError.self) { try container.resolve(RaceCar.self) }
+
+        #expect(error?.code == .notRegistered)
+        #expect(error?.service == #"Engine["v10"]"#)
+        #expect(error?.path == ["RaceCar", #"Engine["v10"]"#])
+        #expect(
+            error?.description == """
+                Graft: no registration for Engine (name: "v10")
+                  resolving: RaceCar → Engine["v10"]
+                  registered for Engine: Engine, Engine["v12"]
+                  register it: builder.register(Engine.self, name: "v10") { _ in ... }
+                """
+        )
+    }
+
+    @Test func notRegisteredAtTopLevelSaysHowToRegister() throws {
+        let container = try ContainerBuilder().build()
+
+        let error = #expect(throws: GraftError.self) { try container.resolve(Wheel.self) }
+
+        #expect(
+            error?.description == """
+                Graft: no registration for Wheel
+                  register it: builder.register(Wheel.self) { _ in ... }
+                """
+        )
+    }
+
+    @Test func notRegisteredSuggestsATypeWithACloseName() throws {
+        var builder = ContainerBuilder()
+        builder.register((any Engine).self) { _ in RCEngine() }
+        let container = try builder.build()
+
+        let error = #expect(throws: GraftError.self) { try container.resolve(Engin.self) }
+
+        #expect(error?.description.contains("did you mean Engine?") == true)
+    }
+
+    @Test func lazyOfAnUnregisteredServiceIsNotRegistered() throws {
+        let container = try ContainerBuilder().build()
+
+        let error = #expect(throws: GraftError.self) { try container.resolve(Lazy<Wheel>.self) }
+
+        #expect(error?.code == .notRegistered)
+        #expect(error?.summary == "no registration for Wheel")
+    }
+
+    @Test func factoryFailureWrapsTheUnderlyingErrorWithThePath() throws {
+        var builder = ContainerBuilder()
+        builder.register((any Engine).self) { _ -> any Engine in throw Jammed(part: "engine") }
+        builder.register(Transmission.self, using: Transmission.init)
+        builder.register(RaceCar.self, using: RaceCar.init(engine:transmission:))
+        let container = try builder.build()
+
+        let error = #expect(throws: GraftError.self) { try container.resolve(RaceCar.self) }
+
+        #expect(error?.code == .factoryFailed)
+        #expect(error?.underlyingError as? Jammed == Jammed(part: "engine"))
+        #expect(error?.path == ["RaceCar", "Engine"])
+        #expect(
+            error?.description.hasPrefix(
+                """
+                Graft: factory of Engine threw: engine is jammed
+                  resolving: RaceCar → Engine
+                  registered at GraftTests/ErrorTests.swift:
+                """
+            ) == true
+        )
+        #expect(
+            error?.description.hasSuffix(
+                "; the next resolve runs the factory again\n  underlying error: engine is jammed"
+            ) == true
+        )
+    }
+
+    @Test(arguments: [Lifetime.transient, .singleton, .scoped, .graph, .weak])
+    func throwingFactoryCachesNothingAndTheNextResolveRetries(_ lifetime: Lifetime) throws {
+        let calls = Counter()
+        var builder = ContainerBuilder()
+        builder.register(Wheel.self, lifetime: lifetime) { _ in
+            if calls.increment() == 1 { throw Jammed(part: "wheel") }
+            return Wheel()
+        }
+        let container = try builder.build()
+        let scope = container.makeScope()
+
+        let error = #expect(throws: GraftError.self) { try scope.resolve(Wheel.self) }
+        #expect(error?.code == .factoryFailed)
+
+        let wheel = try scope.resolve(Wheel.self)
+        #expect(calls.value == 2)
+        if lifetime != .transient && lifetime != .graph {
+            #expect(try scope.resolve(Wheel.self) === wheel)
+            #expect(calls.value == 2)
+        }
+        withExtendedLifetime(wheel) {}
+    }
+
+    @Test func failingDependencyOfASingletonCachesNothing() throws {
+        let calls = Counter()
+        var builder = ContainerBuilder()
+        builder.register((any Engine).self) { _ -> any Engine in
+            if calls.increment() == 1 { throw Jammed(part: "engine") }
+            return RCEngine()
+        }
+        builder.register(Transmission.self, using: Transmission.init)
+        builder.register(RaceCar.self, lifetime: .singleton, using: RaceCar.init(engine:transmission:))
+        let container = try builder.build()
+
+        #expect(throws: GraftError.withCode(.factoryFailed)) { try container.resolve(RaceCar.self) }
+        let car = try container.resolve(RaceCar.self)
+
+        #expect(try container.resolve(RaceCar.self) === car)
+        #expect(calls.value == 2)
+    }
+
+    @Test func activationHookFailureIsReportedWithTheHooksError() throws {
+        var builder = ContainerBuilder()
+        builder.register(Wheel.self) { _ in Wheel() }
+        builder.onActivation(Wheel.self) { _, _ in throw Jammed(part: "valve") }
+        let container = try builder.build()
+
+        let error = #expect(throws: GraftError.self) { try container.resolve(Wheel.self) }
+
+        #expect(error?.code == .activationFailed)
+        #expect(error?.summary == "activation hook of Wheel threw: valve is jammed")
+        #expect(error?.underlyingError as? Jammed == Jammed(part: "valve"))
+    }
+
+    @Test func synchronousResolveOfAnAsyncServiceNeedsAwait() throws {
+        var builder = ContainerBuilder()
+        builder.register(Database.self, lifetime: .singleton) { _ async in Database() }
+        builder.register(Repository.self, using: Repository.init(database:))
+        let container = try builder.build()
+
+        let direct = #expect(throws: GraftError.self) { try container.resolve(Database.self) }
+        let dependent = #expect(throws: GraftError.self) { try container.resolve(Repository.self) }
+
+        #expect(direct?.code == .needsAwait)
+        #expect(
+            direct?.description == """
+                Graft: Database needs await to be created: its factory is async
+                  resolve it with `try await resolve(Database.self)` from async code
+                """
+        )
+        #expect(dependent?.code == .needsAwait)
+        #expect(
+            dependent?.summary == "Repository needs await to be created: it depends on Database, whose factory is async"
+        )
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func asyncResolveAwaitsAsyncFactoriesAndDependents() async throws {
+        var builder = ContainerBuilder()
+        builder.register(Database.self, lifetime: .singleton) { _ async in
+            await Task.yield()
+            return Database()
+        }
+        builder.register(Repository.self, using: Repository.init(database:))
+        let container = try await builder.build()
+
+        let repository = try await container.resolve(Repository.self)
+
+        #expect(try await repository.database === container.resolve(Database.self))
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func synchronousFactoryReceivesAnAsyncSingletonCreatedEarlier() async throws {
+        var builder = ContainerBuilder()
+        builder.register(Database.self, lifetime: .singleton) { _ async in Database() }
+        builder.register(Repository.self) { r in Repository(database: try r.resolve(Database.self, name: nil)) }
+        let container = try await builder.build()
+        let database = try await container.resolve(Database.self)
+
+        let repository = try syncResolve(Repository.self, from: container)
+
+        #expect(repository.database === database)
+    }
+
+    @Test func weakLifetimeNeedsAClass() throws {
+        var builder = ContainerBuilder()
+        builder.register(Snapshot.self, lifetime: .weak) { _ in Snapshot() }
+        let container = try builder.build()
+
+        let error = #expect(throws: GraftError.self) { try container.resolve(Snapshot.self) }
+
+        #expect(error?.code == .weakNeedsClass)
+        #expect(error?.summary == "Snapshot is .weak but its factory made a Snapshot, which is not a class")
+    }
+
+    @Test(arguments: [Lifetime.transient, .singleton, .scoped, .graph, .weak])
+    func runtimeCycleThroughClosureFactoriesIsAGraftError(_ lifetime: Lifetime) throws {
+        var builder = ContainerBuilder()
+        builder.register(Ping.self, lifetime: lifetime) { r in
+            _ = try r.resolve(Pong.self)
+            return Ping()
+        }
+        builder.register(Pong.self, lifetime: lifetime) { r in
+            _ = try r.resolve(Ping.self)
+            return Pong()
+        }
+        let container = try builder.build()
+
+        let error = #expect(throws: GraftError.self) { try container.makeScope().resolve(Ping.self) }
+
+        #expect(error?.code == .cycle)
+        #expect(
+            error?.description == """
+                Graft: dependency cycle: Ping → Pong → Ping
+                  resolving: Ping → Pong → Ping
+                  break it with Lazy<Ping> or Provider<Ping> in Pong
+                """
+        )
+    }
+
+    @Test func eagerSingletonInARuntimeCycleFailsTheBuild() {
+        var builder = ContainerBuilder()
+        builder.register(Ping.self, lifetime: .eagerSingleton) { r in
+            _ = try r.resolve(Pong.self)
+            return Ping()
+        }
+        builder.register(Pong.self) { r in
+            _ = try r.resolve(Ping.self)
+            return Pong()
+        }
+
+        let error = #expect(throws: GraftError.self) { try builder.build() }
+
+        #expect(error?.problems.map(\.code) == [.eagerSingletonFailed])
+        #expect(error?.problems.first?.summary.contains("dependency cycle: Ping → Pong → Ping") == true)
+    }
+
+    @Test func errorsCompareByCode() {
+        #expect(GraftError(.closed, "one") == GraftError(.closed, "two"))
+        #expect(GraftError(.closed, "one") != GraftError(.cycle, "one"))
+        #expect(GraftError.Code.scopedFromRoot.description == "scoped service resolved from the root container")
+    }
+}
+
+/// Resolves synchronously from async code, where Swift would otherwise pick the async overload.
+func syncResolve<Service: Sendable>(_ type: Service.Type, from resolver: some Resolver) throws -> Service {
+    try resolver.resolve(type, name: nil)
+}

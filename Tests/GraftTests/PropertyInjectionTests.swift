@@ -1,0 +1,175 @@
+import Graft
+import Synchronization
+import Testing
+
+/// An object whose initializer cannot take its dependencies (the seeds' race track).
+private final class Track: Sendable {
+    let car = Mutex<Car?>(nil)
+}
+
+private final class Car: Sendable {
+    let track = Mutex<Track?>(nil)
+}
+
+private struct Settings: Sendable {
+    var laps = 0
+}
+
+private final class Timer: Sendable {}
+
+private final class Dashboard {
+    @Injected var timer: Timer
+    @Injected(name: "backup") var backupTimer: Timer
+}
+
+private struct Failure: Error {}
+
+@Suite struct ActivationHookTests {
+    @Test func hookInjectsPropertiesAfterConstruction() throws {
+        var builder = ContainerBuilder()
+        builder.register(Car.self, using: Car.init)
+        builder.register(Track.self, using: Track.init)
+        builder.onActivation(Track.self) { track, r in
+            let car = try r.resolve(Car.self)
+            track.car.withLock { $0 = car }
+        }
+        let track = try builder.build().resolve(Track.self)
+        #expect(track.car.withLock { $0 } != nil)
+    }
+
+    @Test func hookCanChangeValueTypes() throws {
+        var builder = ContainerBuilder()
+        builder.register(Settings.self) { _ in Settings() }
+        builder.onActivation(Settings.self) { settings, _ in settings.laps = 58 }
+        #expect(try builder.build().resolve(Settings.self).laps == 58)
+    }
+
+    @Test(arguments: [Lifetime.singleton, .graph])
+    func servicesInjectingEachOtherSeeEachOther(_ lifetime: Lifetime) throws {
+        var builder = ContainerBuilder()
+        builder.register(Car.self, lifetime: lifetime, using: Car.init)
+        builder.register(Track.self, lifetime: lifetime, using: Track.init)
+        builder.onActivation(Track.self) { track, r in
+            let car = try r.resolve(Car.self)
+            track.car.withLock { $0 = car }
+        }
+        builder.onActivation(Car.self) { car, r in
+            let track = try r.resolve(Track.self)
+            car.track.withLock { $0 = track }
+        }
+        let track = try builder.build().resolve(Track.self)
+        let car = try #require(track.car.withLock { $0 })
+        #expect(car.track.withLock { $0 } === track)
+    }
+
+    @Test func transientsInjectingEachOtherAreACycle() throws {
+        var builder = ContainerBuilder()
+        builder.register(Car.self, using: Car.init)
+        builder.register(Track.self, using: Track.init)
+        builder.onActivation(Track.self) { track, r in
+            let car = try r.resolve(Car.self)
+            track.car.withLock { $0 = car }
+        }
+        builder.onActivation(Car.self) { car, r in
+            let track = try r.resolve(Track.self)
+            car.track.withLock { $0 = track }
+        }
+        let error = #expect(throws: GraftError.self) { try builder.build().resolve(Track.self) }
+        #expect(error?.code == .cycle)
+        #expect(error?.summary == "dependency cycle: Track → Car → Track")
+    }
+
+    @Test func failingHookIsReportedWithTheService() throws {
+        var builder = ContainerBuilder()
+        builder.register(Timer.self, using: Timer.init)
+        builder.onActivation(Timer.self) { _, _ in throw Failure() }
+        let error = #expect(throws: GraftError.self) { try builder.build().resolve(Timer.self) }
+        #expect(error?.code == .activationFailed)
+        #expect(error?.summary == "activation hook of Timer threw: Failure()")
+        #expect(error?.underlyingError is Failure)
+    }
+
+    @Test func hookForUnregisteredServiceFailsTheBuild() throws {
+        var builder = ContainerBuilder()
+        builder.onActivation(Timer.self) { _, _ in }
+        let error = #expect(throws: GraftError.self) { try builder.build() }
+        #expect(error?.problems.first?.summary == "onActivation for Timer, which is not registered before it")
+    }
+}
+
+@Suite struct InjectedPropertyTests {
+    @Test func injectPropertiesBindsEveryInjectedProperty() throws {
+        var builder = ContainerBuilder()
+        builder.register(Timer.self, lifetime: .singleton, using: Timer.init)
+        builder.register(Timer.self, name: "backup", using: Timer.init)
+        let container = try builder.build()
+        let dashboard = Dashboard()
+        #expect(container.injectProperties(into: dashboard) == 2)
+        #expect(try dashboard.timer === container.resolve(Timer.self))
+        #expect(dashboard.backupTimer !== dashboard.timer)
+    }
+
+    @Test func injectedValueResolvesOnceAndAssignmentOverrides() throws {
+        var builder = ContainerBuilder()
+        builder.register(Timer.self, using: Timer.init)
+        let container = try builder.build()
+        let dashboard = Dashboard()
+        container.injectProperties(into: dashboard)
+        #expect(dashboard.timer === dashboard.timer)
+        let replacement = Timer()
+        dashboard.timer = replacement
+        #expect(dashboard.timer === replacement)
+    }
+
+    @Test func unboundPropertyThrowsThroughProjectedValue() {
+        let dashboard = Dashboard()
+        let error = #expect(throws: GraftError.self) { try dashboard.$timer.value }
+        #expect(error?.code == .unboundProperty)
+        #expect(
+            error?.description
+                == """
+                Graft: @Injected property of type Timer was read before it was bound to a container
+                  bind the object first: container.injectProperties(into: object), \
+                or bind this property: object.$property.bind(to: container)
+                """
+        )
+    }
+
+    @Test func readingUnboundPropertyStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            _ = Dashboard().timer
+        }
+    }
+}
+
+private struct Livery: KeyValueInjectable, Sendable {
+    var colour = ""
+    var number = 0
+
+    static let injectableKeys: InjectableKeys<Livery> = [
+        .required("colour", \.colour),
+        .optional("number", \.number),
+    ]
+}
+
+@Suite struct ConfiguredRegistrationTests {
+    @Test func configureAppliesValuesToEveryNewInstance() throws {
+        var builder = ContainerBuilder()
+        builder.register(Livery.self) { _ in Livery() }
+        builder.configure(Livery.self, with: ["colour": "rosso corsa", "number": 16])
+        let livery = try builder.build().resolve(Livery.self)
+        #expect(livery.colour == "rosso corsa")
+        #expect(livery.number == 16)
+    }
+
+    @Test func configureWithBadValuesFailsTheBuild() throws {
+        var builder = ContainerBuilder()
+        builder.register(Livery.self) { _ in Livery() }
+        builder.configure(Livery.self, with: ["number": "16"])
+        let error = #expect(throws: GraftError.self) { try builder.build() }
+        #expect(error?.code == .invalidGraph)
+        let problem = try #require(error?.problems.first)
+        #expect(problem.problems.map(\.summary).contains("Livery is missing required key \"colour\" (String)"))
+        #expect(problem.problems.map(\.summary).contains("Livery.number expects Int, got String"))
+    }
+}
