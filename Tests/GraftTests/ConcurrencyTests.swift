@@ -250,7 +250,7 @@ struct ConcurrencyTests {
         for error in caught.values {
             #expect(error.code == .cycle)
             #expect(
-                error.description.contains("Ping → Pong → Ping") || error.description.contains("Pong → Ping → Pong")
+                ["dependency cycle: Ping → Pong → Ping", "dependency cycle: Pong → Ping → Pong"].contains(error.summary)
             )
         }
     }

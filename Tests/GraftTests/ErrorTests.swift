@@ -19,6 +19,10 @@ private struct Snapshot: Sendable {}
 private final class Ping: Sendable {}
 private final class Pong: Sendable {}
 
+private final class Relay: Sendable {
+    init(pong: Pong) {}
+}
+
 @Suite struct ErrorTests {
     @Test func notRegisteredNamesThePathAndTheRegisteredNames() throws {
         var builder = ContainerBuilder()
@@ -242,6 +246,50 @@ private final class Pong: Sendable {}
                   break it with Lazy<Ping> or Provider<Ping> in Pong
                 """
         )
+    }
+
+    @Test(arguments: [Lifetime.transient, .singleton, .scoped, .weak])
+    func runtimeCyclePathNamesEveryServiceOnIt(_ lifetime: Lifetime) throws {
+        var builder = ContainerBuilder()
+        builder.register(Ping.self, lifetime: lifetime) { r in
+            _ = try r.resolve(Relay.self)
+            return Ping()
+        }
+        builder.register(Relay.self, using: Relay.init(pong:))
+        builder.register(Pong.self) { r in
+            _ = try r.resolve(Ping.self)
+            return Pong()
+        }
+        let container = try builder.build()
+
+        let error = #expect(throws: GraftError.self) { try container.makeScope().resolve(Ping.self) }
+
+        #expect(
+            error?.description == """
+                Graft: dependency cycle: Ping → Relay → Pong → Ping
+                  resolving: Ping → Relay → Pong → Ping
+                  break it with Lazy<Ping> or Provider<Ping> in Pong
+                """
+        )
+    }
+
+    @Test func runtimeCycleEnteredFromOutsideNamesTheCycleAndThePath() throws {
+        var builder = ContainerBuilder()
+        builder.register(Ping.self, lifetime: .singleton) { r in
+            _ = try r.resolve(Pong.self)
+            return Ping()
+        }
+        builder.register(Pong.self) { r in
+            _ = try r.resolve(Ping.self)
+            return Pong()
+        }
+        builder.register(Relay.self) { r in Relay(pong: try r.resolve()) }
+        let container = try builder.build()
+
+        let error = #expect(throws: GraftError.self) { try container.resolve(Relay.self) }
+
+        #expect(error?.summary == "dependency cycle: Pong → Ping → Pong")
+        #expect(error?.path == ["Relay", "Pong", "Ping", "Pong"])
     }
 
     @Test func eagerSingletonInARuntimeCycleFailsTheBuild() {
