@@ -31,16 +31,16 @@ public final class Lazy<Value: Sendable>: Sendable {
         get throws(GraftError) {
             if let value = cached.withLock({ $0 }) { return value }
             let coordinator = try link.coordinator()
-            switch try coordinator.acquire(slot, key: link.key, existing: { cached.withLock { $0 } }) {
-            case .ready(let value):
-                return try cast(value)
+            switch try coordinator.acquire(slot, key: link.key, existing: existing) {
+            case .ready(let box):
+                return box.unboxed()
             case .claimed(let chain):
                 do {
                     let value = try CreationChain.$current.withValue(chain) { () throws -> Value in
                         try link.resolve(Value.self)
                     }
                     cached.withLock { $0 = value }
-                    coordinator.finish(chain, .success(value))
+                    coordinator.finish(chain, .success(InstanceBox(value)))
                     return value
                 } catch {
                     let failure = GraftError.wrapping(error)
@@ -60,16 +60,16 @@ public final class Lazy<Value: Sendable>: Sendable {
         get async throws(GraftError) {
             if let value = cached.withLock({ $0 }) { return value }
             let coordinator = try link.coordinator()
-            switch try await coordinator.acquireAsync(slot, key: link.key, existing: { cached.withLock { $0 } }) {
-            case .ready(let value):
-                return try cast(value)
+            switch try await coordinator.acquireAsync(slot, key: link.key, existing: existing) {
+            case .ready(let box):
+                return box.unboxed()
             case .claimed(let chain):
                 do {
                     let value = try await CreationChain.$current.withValue(chain) { () async throws -> Value in
                         try await link.resolveAsync(Value.self)
                     }
                     cached.withLock { $0 = value }
-                    coordinator.finish(chain, .success(value))
+                    coordinator.finish(chain, .success(InstanceBox(value)))
                     return value
                 } catch {
                     let failure = GraftError.wrapping(error)
@@ -85,11 +85,8 @@ public final class Lazy<Value: Sendable>: Sendable {
 
     private var slot: SlotID { SlotID(store: ObjectIdentifier(self), index: 0) }
 
-    private func cast(_ value: any Sendable) throws(GraftError) -> Value {
-        guard let value = value as? Value else {
-            throw GraftError(.typeMismatch, "Lazy<\(Value.self)> received a \(type(of: value))")
-        }
-        return value
+    private func existing() -> (any InstanceBoxing)? {
+        cached.withLock { $0 }.map(InstanceBox.init)
     }
 }
 

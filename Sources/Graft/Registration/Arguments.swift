@@ -1,42 +1,48 @@
-/// The dependencies an autowired initializer receives, handed out one parameter at a time.
+/// Hands an autowired initializer its dependencies, one parameter at a time.
 ///
-/// An autowired registration's factory calls ``next(_:)`` once per parameter, in order; each call
-/// follows the link `build()` prepared for that parameter, so no key is hashed per edge.
-struct Arguments {
+/// An autowired registration's factory calls ``next(_:_:)`` once per parameter, in order; each
+/// call follows the link `build()` prepared for that parameter, so no key is hashed per edge,
+/// and a plain dependency arrives with its type, with no dynamic cast.
+struct ArgumentCursor {
     let container: ContainerCore
     let entry: Entry
-    var state: ResolveState
     /// Values resolved ahead of time by the async path; `nil` when resolving as we go.
     let prefetched: [(any Sendable)?]?
     private var position = 0
 
-    init(container: ContainerCore, entry: Entry, state: ResolveState, prefetched: [(any Sendable)?]? = nil) {
+    init(container: ContainerCore, entry: Entry, prefetched: [(any Sendable)?]? = nil) {
         self.container = container
         self.entry = entry
-        self.state = state
         self.prefetched = prefetched
     }
 
     /// The next parameter's value.
-    mutating func next<Parameter: Sendable>(_ type: Parameter.Type) throws(GraftError) -> Parameter {
+    mutating func next<Parameter: Sendable>(
+        _ type: Parameter.Type,
+        _ state: inout ResolveState
+    ) throws(GraftError) -> Parameter {
         let index = position
         position += 1
+        let dependency = entry.dependencies[index]
+        let link = entry.links[index]
         let value: (any Sendable)?
         if let prefetched {
             value = prefetched[index]
+        } else if dependency.kind == .direct {
+            return try container.make(container.table.entries[link], &state)
         } else {
             value = try container.argument(index, of: entry, &state)
         }
         guard let value else {
-            return try container.absent(type, entry.dependencies[index].key)
+            return try container.absent(type, dependency.key)
         }
-        return try container.cast(value, to: type, entry.dependencies[index].key)
+        return try container.cast(value, to: type, dependency.key)
     }
 }
 
 extension ContainerCore {
-    /// The value for parameter `index` of `entry`: resolved now, a `Lazy`/`Provider`, or `nil`
-    /// for an unregistered optional.
+    /// The value for parameter `index` of `entry`, untyped: resolved now, a `Lazy`/`Provider`,
+    /// or `nil` for an unregistered optional.
     func argument(_ index: Int, of entry: Entry, _ state: inout ResolveState) throws(GraftError) -> (any Sendable)? {
         let dependency = entry.dependencies[index]
         let link = entry.links[index]
@@ -44,13 +50,26 @@ extension ContainerCore {
             return wrap(DeferredLink(container: self, scope: state.scope, target: link, key: dependency.key))
         }
         guard link >= 0 else { return nil }
-        return try make(table.entries[link], &state)
+        let target = table.entries[link]
+        return try target.maker.makeErased(self, target, &state)
     }
 
     /// The typed `nil` an unregistered optional dependency receives.
     func absent<Value>(_ type: Value.Type, _ key: ServiceKey) throws(GraftError) -> Value {
         guard let none = absentValue(of: type) else { throw notRegisteredError(key) }
         return none
+    }
+
+    @inline(__always)
+    func cast<Service>(_ value: any Sendable, to type: Service.Type, _ key: ServiceKey) throws(GraftError) -> Service {
+        guard let service = value as? Service else {
+            throw GraftError(
+                .typeMismatch,
+                "\(key) produced a \(Swift.type(of: value)), which is not a \(Service.self)",
+                service: key.description
+            )
+        }
+        return service
     }
 
     /// Answers a request for a type nobody registers: `Lazy`, `Provider` and `Optional` of a
@@ -71,7 +90,7 @@ extension ContainerCore {
             let link = DeferredLink(container: self, scope: state.scope, target: entry.index, key: dependency.key)
             return try cast(wrap(link), to: type, key)
         case (nil, let entry?):
-            return try cast(try make(entry, &state), to: type, key)
+            return try cast(try entry.maker.makeErased(self, entry, &state), to: type, key)
         case (nil, nil):
             return try absent(type, key)
         case (_?, nil):
@@ -112,22 +131,19 @@ struct DeferredLink: Sendable {
                 hints: ["keep the Container alive while Lazy or Provider values from it are in use"]
             )
         }
+        if scope.isClosed { throw container.closedError(key, scope) }
         return (container, scope)
     }
 
     func resolve<Service: Sendable>(_ type: Service.Type) throws(GraftError) -> Service {
         let (container, scope) = try context()
-        if scope.isClosed { throw container.closedError(key, scope) }
         var state = ResolveState(scope: scope)
-        let entry = container.table.entries[target]
-        return try container.cast(try container.make(entry, &state), to: type, key)
+        return try container.make(container.table.entries[target], &state)
     }
 
     func resolveAsync<Service: Sendable>(_ type: Service.Type) async throws(GraftError) -> Service {
         let (container, scope) = try context()
-        if scope.isClosed { throw container.closedError(key, scope) }
         var state = ResolveState(scope: scope)
-        let entry = container.table.entries[target]
-        return try container.cast(try await container.makeAsync(entry, &state), to: type, key)
+        return try await container.makeAsync(container.table.entries[target], &state)
     }
 }

@@ -25,13 +25,16 @@ extension ContainerBuilder {
     ) {
         add(
             Registration(
-                key: ServiceKey(type, name: name),
+                type,
+                name: name,
                 lifetime: lifetime,
-                factory: .autowired { arguments in
-                    try initializer(repeat arguments.next((each Parameter).self))
+                kind: .autowired,
+                construct: .autowired { cursor, state in
+                    try initializer(repeat cursor.next((each Parameter).self, &state))
                 },
                 dependencies: Self.dependencies(of: (repeat (each Parameter).self)),
-                source: SourceLocation(fileID: fileID, line: line)
+                fileID: fileID,
+                line: line
             )
         )
     }
@@ -57,13 +60,16 @@ extension ContainerBuilder {
     ) {
         add(
             Registration(
-                key: ServiceKey(type, name: name),
+                type,
+                name: name,
                 lifetime: lifetime,
-                factory: .asyncAutowired { arguments in
-                    try await initializer(repeat arguments.next((each Parameter).self))
+                kind: .asyncAutowired,
+                construct: .asyncAutowired { cursor, state in
+                    try await initializer(repeat cursor.next((each Parameter).self, &state))
                 },
                 dependencies: Self.dependencies(of: (repeat (each Parameter).self)),
-                source: SourceLocation(fileID: fileID, line: line)
+                fileID: fileID,
+                line: line
             )
         )
     }

@@ -73,11 +73,13 @@ public struct ContainerBuilder: Sendable {
     ) {
         add(
             Registration(
-                key: ServiceKey(type, name: name),
+                type,
+                name: name,
                 lifetime: lifetime,
-                factory: .closure { resolver in try factory(resolver) },
-                dependencies: [],
-                source: SourceLocation(fileID: fileID, line: line)
+                kind: .closure,
+                construct: .closure(factory),
+                fileID: fileID,
+                line: line
             )
         )
     }
@@ -105,11 +107,13 @@ public struct ContainerBuilder: Sendable {
     ) {
         add(
             Registration(
-                key: ServiceKey(type, name: name),
+                type,
+                name: name,
                 lifetime: lifetime,
-                factory: .asyncClosure { resolver in try await factory(resolver) },
-                dependencies: [],
-                source: SourceLocation(fileID: fileID, line: line)
+                kind: .asyncClosure,
+                construct: .asyncClosure(factory),
+                fileID: fileID,
+                line: line
             )
         )
     }
@@ -135,11 +139,13 @@ public struct ContainerBuilder: Sendable {
     ) {
         add(
             Registration(
-                key: ServiceKey(type, name: name),
+                type,
+                name: name,
                 lifetime: .singleton,
-                factory: .instance(instance),
-                dependencies: [],
-                source: SourceLocation(fileID: fileID, line: line)
+                kind: .instance,
+                construct: .instance(instance),
+                fileID: fileID,
+                line: line
             )
         )
     }
@@ -172,12 +178,37 @@ public struct ContainerBuilder: Sendable {
     ) {
         add(
             Registration(
-                key: ServiceKey(alias, name: name),
+                alias,
+                name: name,
                 lifetime: .transient,
-                factory: .alias(ServiceKey(target, name: targetName), fits: { $0 is Alias }),
-                dependencies: [],
-                source: SourceLocation(fileID: fileID, line: line)
+                kind: .alias(ServiceKey(target, name: targetName)),
+                construct: .alias(Self.conversion(to: alias, from: target)),
+                fileID: fileID,
+                line: line
             )
+        )
+    }
+
+    /// Answers for `Alias` with the target entry's `Target` instance, which must be an `Alias`.
+    private static func conversion<Alias: Sendable, Target: Sendable>(
+        to alias: Alias.Type,
+        from target: Target.Type
+    ) -> Maker<Alias>.Alias {
+        Maker<Alias>.Alias(
+            make: { core, entry, state throws(GraftError) in
+                let value: Target = try core.make(entry, &state)
+                guard let converted = value as? Alias else {
+                    throw core.invalidAliasError(ServiceKey(alias), target: entry, value: value)
+                }
+                return converted
+            },
+            makeAsync: { core, entry, state async throws(GraftError) in
+                let value: Target = try await core.makeAsync(entry, &state)
+                guard let converted = value as? Alias else {
+                    throw core.invalidAliasError(ServiceKey(alias), target: entry, value: value)
+                }
+                return converted
+            }
         )
     }
 

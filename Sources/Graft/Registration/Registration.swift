@@ -5,7 +5,10 @@
 struct Registration: Sendable {
     let key: ServiceKey
     let lifetime: Lifetime
-    let factory: Factory
+    /// How the instance is made, as validation and diagrams see it.
+    let kind: FactoryKind
+    /// How the instance is made, typed: a ``Maker`` of the key's type.
+    let maker: any ServiceMaking
     /// The dependencies known before anything runs, in parameter order (autowired only).
     let dependencies: [Dependency]
     /// Hooks run on each new instance, in the order they were added.
@@ -14,21 +17,43 @@ struct Registration: Sendable {
     let source: SourceLocation
 }
 
-/// How a registration makes its instance.
-enum Factory: Sendable {
+extension Registration {
+    /// A registration of `Service`, whose maker builds instances as `construct` says.
+    init<Service: Sendable>(
+        _ type: Service.Type,
+        name: String?,
+        lifetime: Lifetime,
+        kind: FactoryKind,
+        construct: Maker<Service>.Construct,
+        dependencies: [Dependency] = [],
+        fileID: String,
+        line: Int
+    ) {
+        self.init(
+            key: ServiceKey(type, name: name),
+            lifetime: lifetime,
+            kind: kind,
+            maker: Maker(construct),
+            dependencies: dependencies,
+            source: SourceLocation(fileID: fileID, line: line)
+        )
+    }
+}
+
+/// How a registration makes its instance, without the closures: what the graph checks need.
+enum FactoryKind: Sendable {
     /// An existing object handed in; never created or disposed by Graft.
-    case instance(any Sendable)
+    case instance
     /// A closure that may resolve anything through the resolver it receives.
-    case closure(@Sendable (any Resolver) throws -> any Sendable)
+    case closure
     /// An `async` closure.
-    case asyncClosure(@Sendable (any Resolver) async throws -> any Sendable)
+    case asyncClosure
     /// An initializer or function whose parameters are the declared dependencies.
-    case autowired(@Sendable (inout Arguments) throws -> any Sendable)
+    case autowired
     /// An `async` initializer or function whose parameters are the declared dependencies.
-    case asyncAutowired(@Sendable (inout Arguments) async throws -> any Sendable)
-    /// Answers with another registration's instance (one instance serving several types);
-    /// `fits` tells whether that instance is of the alias's type.
-    case alias(ServiceKey, fits: @Sendable (any Sendable) -> Bool)
+    case asyncAutowired
+    /// Answers with another registration's instance (one instance serving several types).
+    case alias(ServiceKey)
 
     var isAsync: Bool {
         switch self {

@@ -12,8 +12,8 @@ extension ContainerCore {
         guard let entry = table.entry(for: ObjectIdentifier(type), name: name) else {
             return try await resolveUnregisteredAsync(type, name: name, &state)
         }
-        if state.scope.isClosed { throw closedError(ServiceKey(type, name: name), state.scope) }
-        return try cast(try await makeAsync(entry, &state), to: type, entry.key)
+        if state.scope.isClosed { throw closedError(entry.key, state.scope) }
+        return try await makeAsync(entry, &state)
     }
 
     func resolveAllAsync<Service: Sendable>(
@@ -25,7 +25,7 @@ extension ContainerCore {
         var services: [Service] = []
         services.reserveCapacity(entries.count)
         for entry in entries {
-            services.append(try cast(try await makeAsync(entry, &state), to: type, entry.key))
+            services.append(try await makeAsync(entry, &state))
         }
         return services
     }
@@ -39,7 +39,7 @@ extension ContainerCore {
             wrapping.dependency.wrapper == nil,
             let entry = table.entry(for: wrapping.dependency.key.id, name: nil)
         {
-            return try cast(try await makeAsync(entry, &state), to: type, ServiceKey(type))
+            return try cast(try await entry.maker.makeErasedAsync(self, entry, &state), to: type, ServiceKey(type))
         }
         return try resolveUnregistered(type, name: name, &state)
     }
@@ -49,55 +49,62 @@ extension ContainerCore {
     /// Shared instances (singleton, scoped, weak) are created through the suspending path even
     /// when their factory is synchronous, so tasks waiting for another task's creation suspend
     /// instead of blocking a thread of the cooperative pool.
-    func makeAsync(_ entry: Entry, _ state: inout ResolveState) async throws(GraftError) -> any Sendable {
-        guard entry.asyncCause != nil || (entry.slot >= 0 && entry.instance == nil) else {
+    func makeAsync<Service: Sendable>(_ entry: Entry, _ state: inout ResolveState) async throws(GraftError) -> Service {
+        guard entry.asyncCause != nil || (entry.slot >= 0 && !entry.isInstance) else {
             return try make(entry, &state)
         }
+        let maker: Maker<Service> = maker(entry)
         do {
-            return try await makeByLifetimeAsync(entry, &state)
+            return try await makeByLifetimeAsync(entry, maker, &state)
         } catch {
             throw CycleReport.unwinding(error, through: entry.key)
         }
     }
 
-    private func makeByLifetimeAsync(
+    private func makeByLifetimeAsync<Service: Sendable>(
         _ entry: Entry,
+        _ maker: Maker<Service>,
         _ state: inout ResolveState
-    ) async throws(GraftError) -> any Sendable {
-        if let target = entry.aliasTarget {
-            return try aliased(entry, target: try await makeAsync(table.entries[target], &state))
+    ) async throws(GraftError) -> Service {
+        if case .alias(let alias) = maker.construct, let target = entry.aliasTarget {
+            return try await alias.makeAsync(self, table.entries[target], &state)
         }
         switch entry.lifetime {
         case .transient:
-            return try await createAsync(entry, &state, owner: state.scope)
+            return try await createAsync(entry, maker, &state, owner: state.scope)
         case .graph:
             let call = state.sharedCall()
-            if let value = call.graphInstance(entry.index) { return value }
-            return try await createAsync(entry, &state, owner: state.scope) {
-                call.storeGraphInstance($0, index: entry.index)
+            if let box = call.graphInstance(entry.index) { return box.unboxed() }
+            return try await createAsync(entry, maker, &state, owner: state.scope) {
+                call.storeGraphInstance(InstanceBox($0), index: entry.index)
             }
         case .scoped:
             try requireScope(entry, state)
             fallthrough
         case .singleton, .eagerSingleton, .weak:
-            if let value = existingShared(entry, state.scope) { return value }
-            return try await createSharedAsync(entry, &state)
+            if let box = existingShared(entry, state.scope) { return box.unboxed() }
+            return try await createSharedAsync(entry, maker, &state)
         }
     }
 
-    func createAsync(
+    func createAsync<Service: Sendable>(
         _ entry: Entry,
+        _ maker: Maker<Service>,
         _ state: inout ResolveState,
         owner: ScopeCore?,
-        publish: (@Sendable (any Sendable) -> Void)? = nil
-    ) async throws(GraftError) -> any Sendable {
-        var value = try await constructAsync(entry, &state)
+        publish: (@Sendable (Service) -> Void)? = nil
+    ) async throws(GraftError) -> Service {
+        var value = try await constructAsync(entry, maker, &state)
         try finishCreation(&value, entry, &state, owner: owner, publish: publish)
         return value
     }
 
-    private func constructAsync(_ entry: Entry, _ state: inout ResolveState) async throws(GraftError) -> any Sendable {
-        switch entry.factory {
+    private func constructAsync<Service: Sendable>(
+        _ entry: Entry,
+        _ maker: Maker<Service>,
+        _ state: inout ResolveState
+    ) async throws(GraftError) -> Service {
+        switch maker.construct {
         case .asyncClosure(let factory):
             let frame = try makeFrame(for: entry, &state)
             do {
@@ -106,74 +113,76 @@ extension ContainerCore {
                 throw factoryFailure(error, entry)
             }
         case .autowired(let factory):
-            var arguments = try await prefetchedArguments(entry, &state)
+            var cursor = try await prefetchedArguments(entry, &state)
             do {
-                return try factory(&arguments)
+                return try factory(&cursor, &state)
             } catch {
                 throw factoryFailure(error, entry)
             }
         case .asyncAutowired(let factory):
-            var arguments = try await prefetchedArguments(entry, &state)
+            var cursor = try await prefetchedArguments(entry, &state)
             do {
-                return try await factory(&arguments)
+                return try await factory(&cursor, &state)
             } catch {
                 throw factoryFailure(error, entry)
             }
         case .closure, .instance, .alias:
-            return try construct(entry, &state)
+            return try construct(entry, maker, &state)
         }
     }
 
     /// Resolves every parameter of an autowired entry first, awaiting those that need it, so a
     /// synchronous initializer can then run with finished instances.
-    private func prefetchedArguments(_ entry: Entry, _ state: inout ResolveState) async throws(GraftError) -> Arguments
-    {
+    private func prefetchedArguments(_ entry: Entry, _ state: inout ResolveState) async throws(GraftError) -> ArgumentCursor {
         var values: [(any Sendable)?] = []
         values.reserveCapacity(entry.dependencies.count)
         for index in entry.dependencies.indices {
             let link = entry.links[index]
             if entry.dependencies[index].isImmediate && link >= 0 {
-                values.append(try await makeAsync(table.entries[link], &state))
+                let target = table.entries[link]
+                values.append(try await target.maker.makeErasedAsync(self, target, &state))
             } else {
                 values.append(try argument(index, of: entry, &state))
             }
         }
-        return Arguments(container: self, entry: entry, state: state, prefetched: values)
+        return ArgumentCursor(container: self, entry: entry, prefetched: values)
     }
 
     /// Creates a shared instance exactly once; waiters suspend instead of blocking a thread.
     ///
-    /// The factory runs in a task of its own, so cancelling the caller that happened to start
-    /// the creation does not cancel it for everyone else waiting.
-    private func createSharedAsync(_ entry: Entry, _ state: inout ResolveState) async throws(GraftError) -> any Sendable
-    {
+    /// An async factory runs in a task of its own, so cancelling the caller that happened to
+    /// start the creation does not cancel it for everyone else waiting.
+    private func createSharedAsync<Service: Sendable>(
+        _ entry: Entry,
+        _ maker: Maker<Service>,
+        _ state: inout ResolveState
+    ) async throws(GraftError) -> Service {
         let scope = state.scope
         let acquisition = try await coordinator.acquireAsync(sharedSlot(entry, scope), key: entry.key) {
             existingShared(entry, scope)
         }
         switch acquisition {
-        case .ready(let value):
-            return value
+        case .ready(let box):
+            return box.unboxed()
         case .claimed(let chain) where entry.asyncCause == nil:
             // A synchronous factory runs right here: it needs no other thread to finish, so
             // threads blocked waiting for it can never starve it.
-            return try createClaimed(entry, chain, state)
+            return try createClaimed(entry, maker, chain, state)
         case .claimed(let chain):
             let inner = sharedState(entry, state)
             let owner = owner(ofShared: entry, scope)
-            let creation = Task { () async throws -> any Sendable in
+            let creation = Task { () async throws -> Service in
                 var state = inner
-                return try await CreationChain.$current.withValue(chain) { () async throws -> any Sendable in
-                    try await self.createAsync(entry, &state, owner: owner) { [coordinator] in
-                        coordinator.setProvisional($0, for: chain)
+                return try await CreationChain.$current.withValue(chain) { () async throws -> Service in
+                    try await self.createAsync(entry, maker, &state, owner: owner) { [coordinator] in
+                        coordinator.setProvisional(InstanceBox($0), for: chain)
                     }
                 }
             }
             do {
-                let value = try await creation.value
-                try publishShared(value, entry, scope)
-                coordinator.finish(chain, .success(value))
-                return value
+                let published = try publishShared(try await creation.value, entry, scope)
+                coordinator.finish(chain, .success(published))
+                return published.unboxed()
             } catch {
                 let failure = GraftError.wrapping(error)
                 coordinator.finish(chain, .failure(failure))

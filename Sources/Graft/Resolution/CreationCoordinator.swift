@@ -11,8 +11,8 @@ final class CreationCoordinator: Sendable {
     private struct Record {
         let slot: SlotID
         let key: ServiceKey
-        var provisional: (any Sendable)?
-        var outcome: Result<any Sendable, GraftError>?
+        var provisional: (any InstanceBoxing)?
+        var outcome: Result<any InstanceBoxing, GraftError>?
         var waiters = 0
         var continuations: [CheckedContinuation<Void, Never>] = []
     }
@@ -28,7 +28,7 @@ final class CreationCoordinator: Sendable {
     /// What `acquire` found.
     enum Acquisition {
         /// The instance exists (or a provisional one is visible to this caller).
-        case ready(any Sendable)
+        case ready(any InstanceBoxing)
         /// The caller must create the instance, then call `finish`.
         case claimed(CreationChain)
     }
@@ -46,7 +46,7 @@ final class CreationCoordinator: Sendable {
     func acquire(
         _ slot: SlotID,
         key: ServiceKey,
-        existing: () -> (any Sendable)?
+        existing: () -> (any InstanceBoxing)?
     ) throws(GraftError) -> Acquisition {
         let chain = CreationChain.current
         while true {
@@ -67,7 +67,7 @@ final class CreationCoordinator: Sendable {
     func acquireAsync(
         _ slot: SlotID,
         key: ServiceKey,
-        existing: () -> (any Sendable)?
+        existing: () -> (any InstanceBoxing)?
     ) async throws(GraftError) -> Acquisition {
         let chain = CreationChain.current
         while true {
@@ -98,7 +98,7 @@ final class CreationCoordinator: Sendable {
         _ slot: SlotID,
         key: ServiceKey,
         chain: CreationChain?,
-        existing: () -> (any Sendable)?
+        existing: () -> (any InstanceBoxing)?
     ) -> Step {
         state.withLock { state -> Step in
             if let value = existing() {
@@ -133,7 +133,7 @@ final class CreationCoordinator: Sendable {
     /// Takes a waiter's share of an outcome and forgets the record once every waiter has it.
     private func consume(
         _ id: Int,
-        outcome: Result<any Sendable, GraftError>,
+        outcome: Result<any InstanceBoxing, GraftError>,
         chain: CreationChain?
     ) throws(GraftError) {
         state.withLock { state in
@@ -151,12 +151,12 @@ final class CreationCoordinator: Sendable {
     }
 
     /// Makes `value` visible to resolves on behalf of the creation `chain` heads, before it is finished.
-    func setProvisional(_ value: any Sendable, for chain: CreationChain) {
+    func setProvisional(_ value: any InstanceBoxing, for chain: CreationChain) {
         state.withLock { $0.records[chain.id]?.provisional = value }
     }
 
     /// Ends the creation `chain` heads, handing its outcome to every waiter.
-    func finish(_ chain: CreationChain, _ outcome: Result<any Sendable, GraftError>) {
+    func finish(_ chain: CreationChain, _ outcome: Result<any InstanceBoxing, GraftError>) {
         let continuations = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             guard var record = state.records[chain.id] else { return [] }
             state.inProgress[record.slot] = nil

@@ -7,7 +7,8 @@ final class Entry: Sendable {
     /// Position in the table, which is registration order.
     let index: Int
     let lifetime: Lifetime
-    let factory: Factory
+    let kind: FactoryKind
+    let maker: any ServiceMaking
     let dependencies: [Dependency]
     /// For each dependency, the index of the entry that answers it, or `-1` when none does
     /// (an unregistered optional).
@@ -17,11 +18,12 @@ final class Entry: Sendable {
     let slot: Int
     /// The entry whose async factory makes this one need `await`; `nil` when it needs none.
     let asyncCause: Int?
-    /// For `instance:` registrations, the instance; checked before anything else.
-    let instance: (any Sendable)?
+    /// Whether this is an `instance:` registration, which is never created or shared anew.
+    let isInstance: Bool
     /// For aliases, the entry whose instance this one answers with.
     let aliasTarget: Int?
     let source: SourceLocation
+    let disposability = DisposabilityMemo()
 
     init(
         registration: Registration,
@@ -34,7 +36,8 @@ final class Entry: Sendable {
         self.key = registration.key
         self.index = index
         self.lifetime = registration.lifetime
-        self.factory = registration.factory
+        self.kind = registration.kind
+        self.maker = registration.maker
         self.dependencies = registration.dependencies
         self.links = links
         self.activations = registration.activations
@@ -42,10 +45,10 @@ final class Entry: Sendable {
         self.asyncCause = asyncCause
         self.aliasTarget = aliasTarget
         self.source = registration.source
-        if case .instance(let value) = registration.factory {
-            self.instance = value
+        if case .instance = registration.kind {
+            self.isInstance = true
         } else {
-            self.instance = nil
+            self.isInstance = false
         }
     }
 

@@ -52,7 +52,7 @@ final class RegistrationTable: Sendable {
                 break
             }
             var aliasTarget: Int?
-            if case .alias(let target, _) = registration.factory {
+            if case .alias(let target) = registration.kind {
                 aliasTarget = winners[target]
             }
             entries.append(

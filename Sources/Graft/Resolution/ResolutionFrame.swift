@@ -8,7 +8,7 @@ final class ResolutionFrame: Resolver {
     let parent: ResolutionFrame?
     let entry: Entry
     let call: CallState?
-    let singleton: ServiceKey?
+    let singleton: Entry?
     let depth: Int
 
     init(container: ContainerCore, state: ResolveState, entry: Entry) {

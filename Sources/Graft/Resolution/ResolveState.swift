@@ -7,7 +7,7 @@ struct ResolveState: Sendable {
     /// State shared by one top-level resolve call, made the first time something needs it.
     var call: CallState?
     /// The singleton being created, when the resolution runs on its behalf.
-    var singleton: ServiceKey?
+    var singleton: Entry?
     /// How many services deep the resolution is, to move very deep ones to a fresh stack.
     var depth = 0
 
@@ -18,7 +18,7 @@ struct ResolveState: Sendable {
         scope: ScopeCore,
         frame: ResolutionFrame? = nil,
         call: CallState? = nil,
-        singleton: ServiceKey? = nil,
+        singleton: Entry? = nil,
         depth: Int = 0
     ) {
         self.scope = scope
@@ -38,13 +38,13 @@ struct ResolveState: Sendable {
 
 /// State of one top-level resolve call: its `.graph` instances.
 final class CallState: Sendable {
-    private let graphInstances = Locked([Int: any Sendable]())
+    private let graphInstances = Locked([Int: any InstanceBoxing]())
 
-    func graphInstance(_ index: Int) -> (any Sendable)? {
+    func graphInstance(_ index: Int) -> (any InstanceBoxing)? {
         graphInstances.withLock { $0[index] }
     }
 
-    func storeGraphInstance(_ value: any Sendable, index: Int) {
-        graphInstances.withLock { $0[index] = value }
+    func storeGraphInstance(_ box: any InstanceBoxing, index: Int) {
+        graphInstances.withLock { $0[index] = box }
     }
 }

@@ -3,7 +3,7 @@ import Atomics
 /// The state of one scope, or of the root container: the instances it owns and must dispose.
 final class ScopeCore: Sendable {
     private struct State {
-        var scoped: [Int: any Sendable] = [:]
+        var scoped: [Int: any InstanceBoxing] = [:]
         var disposables: [DisposalRecord] = []
         var children: [ObjectIdentifier: ScopeCore] = [:]
     }
@@ -34,12 +34,12 @@ final class ScopeCore: Sendable {
         return added ? child : nil
     }
 
-    func scopedInstance(_ slot: Int) -> (any Sendable)? {
+    func scopedInstance(_ slot: Int) -> (any InstanceBoxing)? {
         state.withLock { $0.scoped[slot] }
     }
 
-    func storeScopedInstance(_ value: any Sendable, slot: Int) {
-        state.withLock { $0.scoped[slot] = value }
+    func storeScopedInstance(_ box: any InstanceBoxing, slot: Int) {
+        state.withLock { $0.scoped[slot] = box }
     }
 
     /// Takes ownership of `value` for disposal, if it is disposable.

@@ -46,7 +46,7 @@ struct DependencyGraph: Sendable {
                     }
                 }
             }
-            if case .alias(let targetKey, _) = registration.factory {
+            if case .alias(let targetKey) = registration.kind {
                 if let target = winners[targetKey] {
                     entryEdges.append(Edge(target: target, isImmediate: true))
                 } else {
@@ -58,9 +58,9 @@ struct DependencyGraph: Sendable {
         }
         self.keys = registrations.map(\.key)
         self.lifetimes = registrations.map(\.lifetime)
-        self.isAsyncFactory = registrations.map(\.factory.isAsync)
+        self.isAsyncFactory = registrations.map(\.kind.isAsync)
         self.factoryNotes = registrations.map { registration in
-            switch registration.factory {
+            switch registration.kind {
             case .instance: "instance"
             case .alias: "alias"
             case .asyncClosure, .asyncAutowired: "async"

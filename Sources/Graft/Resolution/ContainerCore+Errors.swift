@@ -1,0 +1,68 @@
+/// The checks a resolution makes on the way, and the errors it throws.
+extension ContainerCore {
+    @inline(__always)
+    func requireNoAwait(_ entry: Entry) throws(GraftError) {
+        if entry.asyncCause != nil { throw needsAwaitError(entry) }
+    }
+
+    func requireScope(_ entry: Entry, _ state: ResolveState) throws(GraftError) {
+        guard state.scope.isRoot else { return }
+        if let singleton = state.singleton?.key {
+            throw GraftError(
+                .captiveDependency,
+                "captive dependency: \(singleton) (.singleton) resolved \(entry.key) (.scoped) while being created",
+                service: singleton.description,
+                hints: [
+                    "a singleton outlives every scope; make \(singleton.typeName) .scoped, or make \(entry.key.typeName) live as long"
+                ]
+            )
+        }
+        throw GraftError(
+            .scopedFromRoot,
+            "\(entry.key.subject) is .scoped and cannot be resolved from the root container",
+            service: entry.key.description,
+            hints: ["resolve it from a scope: try container.withScope { try $0.resolve(\(entry.key.typeName).self) }"]
+        )
+    }
+
+    func needsAwaitError(_ entry: Entry) -> GraftError {
+        let cause = entry.asyncCause.map { table.entries[$0].key } ?? entry.key
+        let reason = cause == entry.key ? "its factory is async" : "it depends on \(cause), whose factory is async"
+        return GraftError(
+            .needsAwait,
+            "\(entry.key.subject) needs await to be created: \(reason)",
+            service: entry.key.description,
+            hints: ["resolve it with `try await resolve(\(entry.key.typeName).self)` from async code"]
+        )
+    }
+
+    func closedError(_ key: ServiceKey, _ scope: ScopeCore) -> GraftError {
+        let what = scope.isRoot ? "the container was shut down" : "its scope was closed"
+        return GraftError(
+            .closed,
+            "cannot resolve \(key.subject): \(what)",
+            service: key.description,
+            hints: [scope.isRoot ? "resolve before shutdown()" : "resolve from an open scope: container.makeScope()"]
+        )
+    }
+
+    func factoryFailure(_ error: any Error, _ entry: Entry) -> GraftError {
+        if let error = error as? GraftError { return error }
+        return GraftError(
+            .factoryFailed,
+            "factory of \(entry.key) threw: \(error)",
+            service: entry.key.description,
+            hints: ["registered at \(entry.source); the next resolve runs the factory again"],
+            underlyingError: error
+        )
+    }
+
+    func invalidAliasError(_ alias: ServiceKey, target: Entry, value: any Sendable) -> GraftError {
+        GraftError(
+            .invalidAlias,
+            "\(alias) answers with \(target.key), but its instance, a \(type(of: value)), is not a \(alias.typeName)",
+            service: alias.description,
+            hints: ["alias only types the target's instances conform to"]
+        )
+    }
+}

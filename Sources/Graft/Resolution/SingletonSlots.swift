@@ -1,0 +1,59 @@
+import Atomics
+
+/// The root container's shared instances, one write-once slot each, read with one atomic load.
+///
+/// Each slot holds the address of a retained ``InstanceBox`` (or zero). Publishing is a single
+/// compare-and-exchange from zero with release ordering; reading is an acquire load, so a reader
+/// that sees the address also sees the fully built instance. Slots are never cleared while the
+/// container lives; `deinit` releases the boxes.
+final class SingletonSlots: @unchecked Sendable {
+    // `@unchecked Sendable` is sound: `storage` is allocated in `init`, freed in `deinit`, and in
+    // between every access to its words is an atomic operation (`UnsafeAtomic`), so concurrent
+    // readers and writers never race. The boxes it points at are `Sendable`.
+    private let storage: UnsafeMutablePointer<UnsafeAtomic<UInt>.Storage>
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+        storage = .allocate(capacity: max(count, 1))
+        storage.initialize(repeating: UnsafeAtomic<UInt>.Storage(0), count: max(count, 1))
+    }
+
+    deinit {
+        for index in 0..<count {
+            let address = UnsafeAtomic<UInt>(at: storage + index).load(ordering: .acquiring)
+            if let pointer = UnsafeRawPointer(bitPattern: address) {
+                Unmanaged<AnyObject>.fromOpaque(pointer).release()
+            }
+        }
+        storage.deinitialize(count: max(count, 1))
+        storage.deallocate()
+    }
+
+    /// The box in `slot`, if the instance exists.
+    @inline(__always)
+    func box(_ slot: Int) -> (any InstanceBoxing)? {
+        let address = UnsafeAtomic<UInt>(at: storage + slot).load(ordering: .acquiring)
+        guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
+        return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? any InstanceBoxing
+    }
+
+    /// The instance in `slot` as `Service`, if it exists; the slot's entry is of type `Service`.
+    @inline(__always)
+    func value<Service: Sendable>(_ slot: Int, as type: Service.Type = Service.self) -> Service? {
+        let address = UnsafeAtomic<UInt>(at: storage + slot).load(ordering: .acquiring)
+        guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
+        return Unmanaged<InstanceBox<Service>>.fromOpaque(pointer).takeUnretainedValue().value
+    }
+
+    /// Publishes `box` in `slot` unless another instance got there first; returns the winner.
+    func publish(_ candidate: any InstanceBoxing, in slot: Int) -> any InstanceBoxing {
+        let pointer = Unmanaged<AnyObject>.passRetained(candidate as AnyObject).toOpaque()
+        let address = UInt(bitPattern: pointer)
+        let exchanged = UnsafeAtomic<UInt>(at: storage + slot)
+            .compareExchange(expected: 0, desired: address, ordering: .acquiringAndReleasing).exchanged
+        if exchanged { return candidate }
+        Unmanaged<AnyObject>.fromOpaque(pointer).release()
+        return box(slot) ?? candidate
+    }
+}
