@@ -3,13 +3,17 @@
 /// An autowired registration's factory calls ``next(_:_:)`` once per parameter, in order; each
 /// call follows the link `build()` prepared for that parameter, so no key is hashed per edge,
 /// and a plain dependency arrives with its type, with no dynamic cast.
+@usableFromInline
 struct ArgumentCursor {
-    let container: ContainerCore
-    let entry: Entry
+    // `unowned(unsafe)`: a cursor lives only while its entry's factory runs, and the resolve
+    // that created it holds both the container and the entry for that whole time.
+    @usableFromInline unowned(unsafe) let container: ContainerCore
+    @usableFromInline unowned(unsafe) let entry: Entry
     /// Values resolved ahead of time by the async path; `nil` when resolving as we go.
-    let prefetched: [(any Sendable)?]?
-    private var position = 0
+    @usableFromInline let prefetched: [(any Sendable)?]?
+    @usableFromInline var position = 0
 
+    @usableFromInline
     init(container: ContainerCore, entry: Entry, prefetched: [(any Sendable)?]? = nil) {
         self.container = container
         self.entry = entry
@@ -17,6 +21,7 @@ struct ArgumentCursor {
     }
 
     /// The next parameter's value.
+    @inlinable
     mutating func next<Parameter: Sendable>(
         _ type: Parameter.Type,
         _ state: inout ResolveState
@@ -29,7 +34,8 @@ struct ArgumentCursor {
         if let prefetched {
             value = prefetched[index]
         } else if dependency.kind == .direct {
-            return try container.make(container.table.entries[link], &state)
+            let target = container.table.entries[link]
+            return try target.maker.make(container, target, &state, as: Parameter.self)
         } else {
             value = try container.argument(index, of: entry, &state)
         }
@@ -43,6 +49,7 @@ struct ArgumentCursor {
 extension ContainerCore {
     /// The value for parameter `index` of `entry`, untyped: resolved now, a `Lazy`/`Provider`,
     /// or `nil` for an unregistered optional.
+    @usableFromInline
     func argument(_ index: Int, of entry: Entry, _ state: inout ResolveState) throws(GraftError) -> (any Sendable)? {
         let dependency = entry.dependencies[index]
         let link = entry.links[index]
@@ -55,12 +62,13 @@ extension ContainerCore {
     }
 
     /// The typed `nil` an unregistered optional dependency receives.
+    @usableFromInline
     func absent<Value>(_ type: Value.Type, _ key: ServiceKey) throws(GraftError) -> Value {
         guard let none = absentValue(of: type) else { throw notRegisteredError(key) }
         return none
     }
 
-    @inline(__always)
+    @usableFromInline
     func cast<Service>(_ value: any Sendable, to type: Service.Type, _ key: ServiceKey) throws(GraftError) -> Service {
         guard let service = value as? Service else {
             throw GraftError(
@@ -74,6 +82,7 @@ extension ContainerCore {
 
     /// Answers a request for a type nobody registers: `Lazy`, `Provider` and `Optional` of a
     /// registered type work without their own registration; anything else is an error.
+    @usableFromInline
     func resolveUnregistered<Service: Sendable>(
         _ type: Service.Type,
         name: String?,
@@ -98,6 +107,7 @@ extension ContainerCore {
         }
     }
 
+    @usableFromInline
     func notRegisteredError(_ key: ServiceKey) -> GraftError {
         GraftError(
             .notRegistered,
@@ -111,11 +121,12 @@ extension ContainerCore {
 
 /// What a `Lazy` or `Provider` needs to resolve its service later: the entry and the scope it
 /// was injected from, held weakly so the holder never keeps a container alive.
+@usableFromInline
 struct DeferredLink: Sendable {
     weak var container: ContainerCore?
     weak var scope: ScopeCore?
-    let target: Int
-    let key: ServiceKey
+    @usableFromInline let target: Int
+    @usableFromInline let key: ServiceKey
 
     /// The coordinator of the container the link came from, which makes a `Lazy` value once.
     func coordinator() throws(GraftError) -> CreationCoordinator {

@@ -15,6 +15,7 @@ extension ContainerBuilder {
     ///   - name: A name to tell several registrations of one type apart.
     ///   - lifetime: How long an instance lives; `.transient` by default.
     ///   - initializer: Makes an instance from its dependencies, each resolved by its type.
+    @inlinable
     public mutating func register<Service: Sendable, each Parameter: Sendable>(
         _ type: Service.Type,
         name: String? = nil,
@@ -103,7 +104,8 @@ extension ContainerBuilder {
         }
     }
 
-    private static func dependencies<each Parameter: Sendable>(
+    @usableFromInline
+    static func dependencies<each Parameter: Sendable>(
         of parameters: (repeat (each Parameter).Type)
     ) -> [Dependency] {
         var dependencies: [Dependency] = []

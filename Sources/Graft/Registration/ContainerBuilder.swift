@@ -41,6 +41,7 @@ public struct ContainerBuilder: Sendable {
     /// The number of registrations so far.
     public var count: Int { registrations.count }
 
+    @usableFromInline
     mutating func add(_ registration: Registration) {
         if replacesExisting {
             registrations.removeAll { $0.key == registration.key }

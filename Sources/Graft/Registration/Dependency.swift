@@ -1,5 +1,7 @@
 /// A dependency a registration declares ahead of time, so `build()` can check it.
+@usableFromInline
 struct Dependency: Sendable {
+    @usableFromInline
     enum Kind: Sendable {
         /// Resolved before the dependent is created.
         case direct
@@ -9,10 +11,10 @@ struct Dependency: Sendable {
         case deferred
     }
 
-    let key: ServiceKey
-    let kind: Kind
+    @usableFromInline let key: ServiceKey
+    @usableFromInline let kind: Kind
     /// For a `.deferred` dependency, how to wrap the link in a `Lazy` or `Provider`.
-    let wrapper: DependencyWrapper?
+    @usableFromInline let wrapper: DependencyWrapper?
 
     /// The dependency on a parameter of type `Parameter`: its own type, or the service a
     /// `Lazy`, `Provider` or `Optional` wraps.
@@ -31,10 +33,11 @@ struct Dependency: Sendable {
     }
 
     /// Whether the dependent cannot be created before this dependency is.
-    var isImmediate: Bool { kind != .deferred }
+    @usableFromInline var isImmediate: Bool { kind != .deferred }
 }
 
 /// Makes a `Lazy<T>` or `Provider<T>` that resolves the wrapped service through a link.
+@usableFromInline
 typealias DependencyWrapper = @Sendable (DeferredLink) -> any Sendable
 
 /// A type that wraps another service as a dependency: `Lazy<T>`, `Provider<T>`, `T?`.

@@ -2,6 +2,7 @@
 ///
 /// Registrations are immutable and shared: every container built from the same builder, and
 /// every container made by `overriding`, points at the same ones.
+@usableFromInline
 struct Registration: Sendable {
     let key: ServiceKey
     let lifetime: Lifetime
@@ -19,6 +20,7 @@ struct Registration: Sendable {
 
 extension Registration {
     /// A registration of `Service`, whose maker builds instances as `construct` says.
+    @usableFromInline
     init<Service: Sendable>(
         _ type: Service.Type,
         name: String?,
@@ -41,6 +43,7 @@ extension Registration {
 }
 
 /// How a registration makes its instance, without the closures: what the graph checks need.
+@usableFromInline
 enum FactoryKind: Sendable {
     /// An existing object handed in; never created or disposed by Graft.
     case instance
@@ -64,14 +67,17 @@ enum FactoryKind: Sendable {
 }
 
 /// A hook that runs on each new instance: property injection, configuration.
+@usableFromInline
 struct Activation: Sendable {
     let run: @Sendable (inout any Sendable, any Resolver) throws -> Void
 }
 
 /// A place in the user's source code.
+@usableFromInline
 struct SourceLocation: Sendable, CustomStringConvertible {
     let fileID: String
     let line: Int
 
+    @usableFromInline
     var description: String { "\(fileID):\(line)" }
 }

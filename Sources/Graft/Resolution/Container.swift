@@ -14,7 +14,7 @@
 /// try container.shutdown()
 /// ```
 public final class Container: Resolver {
-    let core: ContainerCore
+    @usableFromInline let core: ContainerCore
 
     init(core: ContainerCore) {
         self.core = core
@@ -25,7 +25,7 @@ public final class Container: Resolver {
         try _resolve(type, name: name)
     }
 
-    @usableFromInline
+    @inlinable
     func _resolve<Service: Sendable>(_ type: Service.Type, name: String?) throws(GraftError) -> Service {
         var state = ResolveState(scope: core.root)
         return try core.resolve(type, name: name, &state)
@@ -36,6 +36,7 @@ public final class Container: Resolver {
         return try await core.resolveAsync(type, name: name, &state)
     }
 
+    @inlinable
     public func resolveAll<Service: Sendable>(_ type: Service.Type) throws(GraftError) -> [Service] {
         var state = ResolveState(scope: core.root)
         return try core.resolveAll(type, &state)

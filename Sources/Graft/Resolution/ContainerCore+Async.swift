@@ -53,7 +53,7 @@ extension ContainerCore {
         guard entry.asyncCause != nil || (entry.slot >= 0 && !entry.isInstance) else {
             return try make(entry, &state)
         }
-        let maker: Maker<Service> = maker(entry)
+        let maker = maker(entry, as: Service.self)
         do {
             return try await makeByLifetimeAsync(entry, maker, &state)
         } catch {
@@ -66,7 +66,7 @@ extension ContainerCore {
         _ maker: Maker<Service>,
         _ state: inout ResolveState
     ) async throws(GraftError) -> Service {
-        if case .alias(let alias) = maker.construct, let target = entry.aliasTarget {
+        if maker.way == .alias, let alias = maker.alias, let target = entry.aliasTarget {
             return try await alias.makeAsync(self, table.entries[target], &state)
         }
         switch entry.lifetime {
@@ -92,7 +92,7 @@ extension ContainerCore {
         _ maker: Maker<Service>,
         _ state: inout ResolveState,
         owner: ScopeCore?,
-        publish: (@Sendable (Service) -> Void)? = nil
+        publish: (Service) -> Void = { _ in }
     ) async throws(GraftError) -> Service {
         var value = try await constructAsync(entry, maker, &state)
         try finishCreation(&value, entry, &state, owner: owner, publish: publish)
@@ -104,25 +104,25 @@ extension ContainerCore {
         _ maker: Maker<Service>,
         _ state: inout ResolveState
     ) async throws(GraftError) -> Service {
-        switch maker.construct {
-        case .asyncClosure(let factory):
+        switch maker.way {
+        case .asyncClosure:
             let frame = try makeFrame(for: entry, &state)
             do {
-                return try await factory(frame)
+                return try await maker.asyncClosure(frame)
             } catch {
                 throw factoryFailure(error, entry)
             }
-        case .autowired(let factory):
+        case .asyncAutowired:
             var cursor = try await prefetchedArguments(entry, &state)
             do {
-                return try factory(&cursor, &state)
+                return try await maker.asyncAutowired(&cursor, &state)
             } catch {
                 throw factoryFailure(error, entry)
             }
-        case .asyncAutowired(let factory):
+        case .autowired:
             var cursor = try await prefetchedArguments(entry, &state)
             do {
-                return try await factory(&cursor, &state)
+                return try maker.autowired(&cursor, &state)
             } catch {
                 throw factoryFailure(error, entry)
             }
@@ -133,7 +133,10 @@ extension ContainerCore {
 
     /// Resolves every parameter of an autowired entry first, awaiting those that need it, so a
     /// synchronous initializer can then run with finished instances.
-    private func prefetchedArguments(_ entry: Entry, _ state: inout ResolveState) async throws(GraftError) -> ArgumentCursor {
+    private func prefetchedArguments(
+        _ entry: Entry,
+        _ state: inout ResolveState
+    ) async throws(GraftError) -> ArgumentCursor {
         var values: [(any Sendable)?] = []
         values.reserveCapacity(entry.dependencies.count)
         for index in entry.dependencies.indices {

@@ -1,10 +1,11 @@
 /// The checks a resolution makes on the way, and the errors it throws.
 extension ContainerCore {
-    @inline(__always)
+    @inlinable
     func requireNoAwait(_ entry: Entry) throws(GraftError) {
         if entry.asyncCause != nil { throw needsAwaitError(entry) }
     }
 
+    @usableFromInline
     func requireScope(_ entry: Entry, _ state: ResolveState) throws(GraftError) {
         guard state.scope.isRoot else { return }
         if let singleton = state.singleton?.key {
@@ -25,6 +26,7 @@ extension ContainerCore {
         )
     }
 
+    @usableFromInline
     func needsAwaitError(_ entry: Entry) -> GraftError {
         let cause = entry.asyncCause.map { table.entries[$0].key } ?? entry.key
         let reason = cause == entry.key ? "its factory is async" : "it depends on \(cause), whose factory is async"
@@ -36,6 +38,7 @@ extension ContainerCore {
         )
     }
 
+    @usableFromInline
     func closedError(_ key: ServiceKey, _ scope: ScopeCore) -> GraftError {
         let what = scope.isRoot ? "the container was shut down" : "its scope was closed"
         return GraftError(
@@ -46,6 +49,7 @@ extension ContainerCore {
         )
     }
 
+    @usableFromInline
     func factoryFailure(_ error: any Error, _ entry: Entry) -> GraftError {
         if let error = error as? GraftError { return error }
         return GraftError(

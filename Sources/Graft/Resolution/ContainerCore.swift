@@ -5,11 +5,12 @@
 /// ``Maker`` returns its service's own type, so following a dependency costs no dynamic cast.
 /// An existing singleton is one atomic acquire load away; shared instances are created through
 /// the ``CreationCoordinator``, which never holds a lock while a factory runs.
+@usableFromInline
 final class ContainerCore: Sendable {
-    let table: RegistrationTable
-    let root: ScopeCore
+    @usableFromInline let table: RegistrationTable
+    @usableFromInline let root: ScopeCore
     let coordinator = CreationCoordinator()
-    let singletons: SingletonSlots
+    @usableFromInline let singletons: SingletonSlots
     let weakInstances = Locked([Int: WeakInstance]())
 
     init(table: RegistrationTable) {
@@ -20,7 +21,7 @@ final class ContainerCore: Sendable {
 
     // MARK: Top-level entry points
 
-    @inline(__always)
+    @inlinable
     func resolve<Service: Sendable>(
         _ type: Service.Type,
         name: String?,
@@ -33,6 +34,7 @@ final class ContainerCore: Sendable {
         return try make(entry, &state)
     }
 
+    @inlinable
     func resolveAll<Service: Sendable>(
         _ type: Service.Type,
         _ state: inout ResolveState
@@ -50,7 +52,7 @@ final class ContainerCore: Sendable {
     // MARK: Making one entry's instance
 
     /// The maker of `entry`, whose type the caller knows: `entry` answers for `Service`.
-    @inline(__always)
+    @inlinable
     func maker<Service: Sendable>(_ entry: Entry, as type: Service.Type = Service.self) -> Maker<Service> {
         unsafeDowncast(entry.maker, to: Maker<Service>.self)
     }
@@ -59,9 +61,23 @@ final class ContainerCore: Sendable {
     ///
     /// `entry` must answer for `Service` (it was found under `Service`'s key, or linked as a
     /// dependency of that type); that is what lets its maker be used without a cast.
+    @inlinable
     func make<Service: Sendable>(_ entry: Entry, _ state: inout ResolveState) throws(GraftError) -> Service {
-        let maker: Maker<Service> = maker(entry)
-        if case .instance(let instance) = maker.construct { return instance }
+        try make(entry, maker(entry, as: Service.self), &state)
+    }
+
+    /// The instance for `entry`, made by `maker`, the entry's own.
+    ///
+    /// Generic code that is not specialized (a dependency reached from an autowired
+    /// initializer) comes here through ``Maker/make(_:_:_:as:)``, passing the maker it already
+    /// has, so no generic type is looked up at run time on the way.
+    @inlinable
+    func make<Service: Sendable>(
+        _ entry: Entry,
+        _ maker: Maker<Service>,
+        _ state: inout ResolveState
+    ) throws(GraftError) -> Service {
+        if maker.way == .instance { return try instanceValue(entry, maker) }
         state.depth &+= 1
         defer { state.depth &-= 1 }
         do {
@@ -76,20 +92,21 @@ final class ContainerCore: Sendable {
         }
     }
 
-    private func makeByLifetime<Service: Sendable>(
+    @inlinable
+    func makeByLifetime<Service: Sendable>(
         _ entry: Entry,
         _ maker: Maker<Service>,
         _ state: inout ResolveState
     ) throws(GraftError) -> Service {
         switch entry.lifetime {
         case .transient:
-            if case .alias(let alias) = maker.construct, let target = entry.aliasTarget {
-                return try alias.make(self, table.entries[target], &state)
-            }
+            if maker.way == .alias { return try aliasValue(entry, maker, &state) }
             try requireNoAwait(entry)
             return try create(entry, maker, &state, owner: state.scope)
         case .singleton, .eagerSingleton:
-            if let value = singletons.value(entry.slot, as: Service.self) { return value }
+            if let address = singletons.address(entry.slot) {
+                return Unmanaged<InstanceBox<Service>>.fromOpaque(address).takeUnretainedValue().value
+            }
             try requireNoAwait(entry)
             return try createShared(entry, maker, &state)
         case .scoped:
@@ -105,41 +122,106 @@ final class ContainerCore: Sendable {
                 call.storeGraphInstance(InstanceBox($0), index: entry.index)
             }
         case .weak:
-            if let value = weakInstance(entry.slot, as: Service.self) { return value }
-            try requireNoAwait(entry)
-            return try createShared(entry, maker, &state)
+            return try weakValue(entry, maker, &state)
         }
+    }
+
+    // The rare ways of making live in functions of their own: a generic function that is not
+    // specialized looks up the run-time type of every optional it touches, on every call.
+
+    /// The object an `instance:` registration was given.
+    @usableFromInline
+    func instanceValue<Service: Sendable>(_ entry: Entry, _ maker: Maker<Service>) throws(GraftError) -> Service {
+        guard let instance = maker.instance else { throw needsAwaitError(entry) }
+        return instance
+    }
+
+    /// The live `.weak` instance, or a new one.
+    @usableFromInline
+    func weakValue<Service: Sendable>(
+        _ entry: Entry,
+        _ maker: Maker<Service>,
+        _ state: inout ResolveState
+    ) throws(GraftError) -> Service {
+        if let value = weakInstance(entry.slot, as: Service.self) { return value }
+        try requireNoAwait(entry)
+        return try createShared(entry, maker, &state)
+    }
+
+    /// The instance an alias answers with: its target's, converted.
+    @usableFromInline
+    func aliasValue<Service: Sendable>(
+        _ entry: Entry,
+        _ maker: Maker<Service>,
+        _ state: inout ResolveState
+    ) throws(GraftError) -> Service {
+        guard let alias = maker.alias, let target = entry.aliasTarget else { throw needsAwaitError(entry) }
+        return try alias.make(self, table.entries[target], &state)
     }
 
     /// Runs the factory, hands the instance to its owner for disposal, then runs activation hooks.
     ///
     /// `publish` makes the instance visible to its own resolution before the hooks run, so
     /// services that inject each other through properties see each other.
+    @inlinable
     func create<Service: Sendable>(
         _ entry: Entry,
         _ maker: Maker<Service>,
         _ state: inout ResolveState,
         owner: ScopeCore?,
-        publish: ((Service) -> Void)? = nil
+        publish: (Service) -> Void = { _ in }
     ) throws(GraftError) -> Service {
         var value = try construct(entry, maker, &state)
         try finishCreation(&value, entry, &state, owner: owner, publish: publish)
         return value
     }
 
+    @inlinable
     func finishCreation<Service: Sendable>(
         _ value: inout Service,
         _ entry: Entry,
         _ state: inout ResolveState,
         owner: ScopeCore?,
-        publish: ((Service) -> Void)?
+        publish: (Service) -> Void
     ) throws(GraftError) {
-        if let owner, let record = entry.disposability.record(for: value, key: entry.key), !owner.adopt(record) {
+        if let owner {
+            // For a class, `type(of:)` reads the instance's own class; for a protocol type it
+            // would give the protocol, so the value is opened through `Any` to find its type.
+            let dynamicType: any Any.Type = entry.producesClass ? type(of: value) : type(of: value as Any)
+            let typeID = ObjectIdentifier(dynamicType)
+            if !entry.disposability.isKnownNotDisposable(typeID) {
+                try adopt(value, of: typeID, entry, by: owner)
+            }
+        }
+        // `publish` is a plain closure, not an optional one: in generic code that is not
+        // specialized, an optional of a generic function type costs a run-time type lookup.
+        publish(value)
+        guard entry.hasActivations else { return }
+        try activate(&value, entry, &state)
+        publish(value)
+    }
+
+    /// Hands `value` to `owner` for disposal when it is disposable.
+    @usableFromInline
+    func adopt<Service: Sendable>(
+        _ value: Service,
+        of type: ObjectIdentifier,
+        _ entry: Entry,
+        by owner: ScopeCore
+    ) throws(GraftError) {
+        if let record = entry.disposability.record(for: value, of: type, key: entry.key), !owner.adopt(record) {
             if case .sync(let disposable, _) = record { try? disposable.dispose() }
             throw closedError(entry.key, owner)
         }
-        publish?(value)
-        guard !entry.activations.isEmpty else { return }
+    }
+
+    /// Runs `entry`'s activation hooks on `value`.
+    @usableFromInline
+    func activate<Service: Sendable>(
+        _ value: inout Service,
+        _ entry: Entry,
+        _ state: inout ResolveState
+    ) throws(GraftError) {
         let frame = try makeFrame(for: entry, &state)
         var erased: any Sendable = value
         for activation in entry.activations {
@@ -158,37 +240,38 @@ final class ContainerCore: Sendable {
             }
         }
         value = try cast(erased, to: Service.self, entry.key)
-        publish?(value)
     }
 
+    @inlinable
     func construct<Service: Sendable>(
         _ entry: Entry,
         _ maker: Maker<Service>,
         _ state: inout ResolveState
     ) throws(GraftError) -> Service {
-        switch maker.construct {
-        case .autowired(let factory):
+        switch maker.way {
+        case .autowired:
             var cursor = ArgumentCursor(container: self, entry: entry)
             do {
-                return try factory(&cursor, &state)
+                return try maker.autowired(&cursor, &state)
             } catch {
                 throw factoryFailure(error, entry)
             }
-        case .closure(let factory):
+        case .closure:
             let frame = try makeFrame(for: entry, &state)
             do {
-                return try factory(frame)
+                return try maker.closure(frame)
             } catch {
                 throw factoryFailure(error, entry)
             }
-        case .instance(let value):
-            return value
+        case .instance:
+            return try instanceValue(entry, maker)
         case .asyncClosure, .asyncAutowired, .alias:
             throw needsAwaitError(entry)
         }
     }
 
     /// A frame for a closure or hook of `entry`; a cycle if `entry` is already under way.
+    @usableFromInline
     func makeFrame(for entry: Entry, _ state: inout ResolveState) throws(GraftError) -> ResolutionFrame {
         if let path = state.frame?.path(from: entry.index) {
             throw CycleReport.error(path + [entry.key])
@@ -200,7 +283,8 @@ final class ContainerCore: Sendable {
     // MARK: Shared instances
 
     /// Creates a singleton, scoped or weak instance exactly once, then publishes it.
-    private func createShared<Service: Sendable>(
+    @usableFromInline
+    func createShared<Service: Sendable>(
         _ entry: Entry,
         _ maker: Maker<Service>,
         _ state: inout ResolveState
@@ -299,7 +383,8 @@ final class ContainerCore: Sendable {
         }
     }
 
-    private func weakInstance<Service: Sendable>(_ slot: Int, as type: Service.Type) -> Service? {
+    @usableFromInline
+    func weakInstance<Service: Sendable>(_ slot: Int, as type: Service.Type) -> Service? {
         weakInstances.withLock { $0[slot] }?.value(as: type)
     }
 }

@@ -1,5 +1,6 @@
 /// The error for a cycle found while resolving (cycles through closure factories, which
 /// `build()` cannot see).
+@usableFromInline
 enum CycleReport {
     static let concurrentHint = "two resolves entered this cycle from different ends at the same time"
 
@@ -25,6 +26,7 @@ enum CycleReport {
     /// the closure factories and shared creations under way, not the transients and autowired
     /// links in between. Once the error has unwound back to the resolve that started the cycle,
     /// its path holds every step, so the summary and hint are rebuilt from that path.
+    @usableFromInline
     static func unwinding(_ error: GraftError, through key: ServiceKey) -> GraftError {
         let error = error.prefixingPath(with: key.description)
         guard error.code == .cycle, error.path.count > 1, error.path.first == error.path.last else { return error }

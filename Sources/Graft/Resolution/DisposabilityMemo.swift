@@ -5,21 +5,23 @@ import Atomics
 ///
 /// It holds one word: the produced type's metadata address with the answer in its low bits
 /// (metadata is at least 8-byte aligned). A race between two threads only costs one extra check.
+@usableFromInline
 final class DisposabilityMemo: Sendable {
     private static let notDisposable: UInt = 1
     private static let disposable: UInt = 2
     private let memo = ManagedAtomic<UInt>(0)
 
-    /// What the owner must dispose for `value`, or `nil` when `value` needs no disposal.
-    @inline(__always)
-    func record<Service: Sendable>(for value: Service, key: ServiceKey) -> DisposalRecord? {
-        let typeBits = UInt(bitPattern: ObjectIdentifier(type(of: value as Any)))
-        let known = memo.load(ordering: .relaxed)
-        if known == typeBits | Self.notDisposable { return nil }
+    /// Whether instances of `type` are known to need no disposal.
+    @usableFromInline
+    func isKnownNotDisposable(_ type: ObjectIdentifier) -> Bool {
+        memo.load(ordering: .relaxed) == UInt(bitPattern: type) | Self.notDisposable
+    }
+
+    /// What the owner must dispose for `value`, of dynamic type `type`, or `nil`; remembers the answer.
+    @usableFromInline
+    func record<Service: Sendable>(for value: Service, of type: ObjectIdentifier, key: ServiceKey) -> DisposalRecord? {
         let record = DisposalRecord(value, key: key)
-        if known != typeBits | Self.disposable {
-            memo.store(typeBits | (record == nil ? Self.notDisposable : Self.disposable), ordering: .relaxed)
-        }
+        memo.store(UInt(bitPattern: type) | (record == nil ? Self.notDisposable : Self.disposable), ordering: .relaxed)
         return record
     }
 }

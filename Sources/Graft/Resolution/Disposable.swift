@@ -35,6 +35,7 @@ public protocol AsyncDisposable: Sendable {
 }
 
 /// An instance a scope or container created and must dispose when it ends.
+@usableFromInline
 enum DisposalRecord: Sendable {
     case sync(any Disposable, ServiceKey)
     case async(any AsyncDisposable, ServiceKey)

@@ -2,28 +2,34 @@
 ///
 /// Entries are created once by `build()` and never change, so resolving reads them without a
 /// lock and follows `links` (indexes into the table) instead of hashing a key per dependency.
+@usableFromInline
 final class Entry: Sendable {
-    let key: ServiceKey
+    @usableFromInline let key: ServiceKey
     /// Position in the table, which is registration order.
-    let index: Int
-    let lifetime: Lifetime
-    let kind: FactoryKind
-    let maker: any ServiceMaking
-    let dependencies: [Dependency]
+    @usableFromInline let index: Int
+    @usableFromInline let lifetime: Lifetime
+    @usableFromInline let kind: FactoryKind
+    @usableFromInline let maker: any ServiceMaking
+    @usableFromInline let dependencies: [Dependency]
     /// For each dependency, the index of the entry that answers it, or `-1` when none does
     /// (an unregistered optional).
-    let links: [Int]
-    let activations: [Activation]
+    @usableFromInline let links: [Int]
+    @usableFromInline let activations: [Activation]
     /// Index into the container's singleton slots or a scope's instance slots; `-1` otherwise.
-    let slot: Int
+    @usableFromInline let slot: Int
     /// The entry whose async factory makes this one need `await`; `nil` when it needs none.
-    let asyncCause: Int?
+    @usableFromInline let asyncCause: Int?
     /// Whether this is an `instance:` registration, which is never created or shared anew.
-    let isInstance: Bool
+    @usableFromInline let isInstance: Bool
     /// For aliases, the entry whose instance this one answers with.
-    let aliasTarget: Int?
-    let source: SourceLocation
-    let disposability = DisposabilityMemo()
+    @usableFromInline let aliasTarget: Int?
+    @usableFromInline let source: SourceLocation
+    @usableFromInline let disposability = DisposabilityMemo()
+
+    /// Whether the registered type is a class, so `type(of:)` finds an instance's own type.
+    @usableFromInline let producesClass: Bool
+    /// Whether any activation hook runs on new instances.
+    @usableFromInline let hasActivations: Bool
 
     init(
         registration: Registration,
@@ -41,6 +47,8 @@ final class Entry: Sendable {
         self.dependencies = registration.dependencies
         self.links = links
         self.activations = registration.activations
+        self.hasActivations = !registration.activations.isEmpty
+        self.producesClass = registration.maker.producesClass
         self.slot = slot
         self.asyncCause = asyncCause
         self.aliasTarget = aliasTarget
@@ -52,5 +60,5 @@ final class Entry: Sendable {
         }
     }
 
-    var needsAwait: Bool { asyncCause != nil }
+    @usableFromInline var needsAwait: Bool { asyncCause != nil }
 }

@@ -3,15 +3,16 @@
 ///
 /// A table never changes once built, so every thread reads it without a lock. Containers made
 /// by `overriding` get their own table but share the ``Registration`` values.
+@usableFromInline
 final class RegistrationTable: Sendable {
     let registrations: [Registration]
-    let entries: [Entry]
+    @usableFromInline let entries: [Entry]
     /// The winning (last) entry for each unnamed type.
-    let unnamed: [ObjectIdentifier: Entry]
+    @usableFromInline let unnamed: TypeTable
     /// The winning (last) entry for each named key.
-    let named: [ServiceKey: Entry]
+    @usableFromInline let named: [ServiceKey: Entry]
     /// Every entry of a type, named or not, in registration order.
-    let byType: [ObjectIdentifier: [Entry]]
+    @usableFromInline let byType: [ObjectIdentifier: [Entry]]
     let singletonSlotCount: Int
     let scopedSlotCount: Int
     let requirements: [ModuleRequirement]
@@ -79,7 +80,7 @@ final class RegistrationTable: Sendable {
             byType[entry.key.id, default: []].append(entry)
         }
         self.entries = entries
-        self.unnamed = unnamed
+        self.unnamed = TypeTable(unnamed)
         self.named = named
         self.byType = byType
         self.singletonSlotCount = singletonSlots
@@ -91,6 +92,7 @@ final class RegistrationTable: Sendable {
     let graph: DependencyGraph
 
     @inline(__always)
+    @inlinable
     func entry(for id: ObjectIdentifier, name: String?) -> Entry? {
         guard let name else { return unnamed[id] }
         return named[ServiceKey(id: id, name: name)]
@@ -99,6 +101,7 @@ final class RegistrationTable: Sendable {
 
 extension ServiceKey {
     /// A key for lookups only: the printed type is not needed to compare or hash.
+    @usableFromInline
     init(id: ObjectIdentifier, name: String?) {
         self.id = id
         self.name = name

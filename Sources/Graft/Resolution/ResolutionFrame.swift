@@ -2,6 +2,7 @@
 ///
 /// Frames link to their parent, so the chain is the path of closure factories under way; a
 /// factory that would run again inside itself is a cycle, reported instead of recursing forever.
+@usableFromInline
 final class ResolutionFrame: Resolver {
     let container: ContainerCore
     let scope: ScopeCore
@@ -37,21 +38,25 @@ final class ResolutionFrame: Resolver {
         return nil
     }
 
+    @usableFromInline
     func resolve<Service: Sendable>(_ type: Service.Type, name: String?) throws(GraftError) -> Service {
         var state = self.state
         return try container.resolve(type, name: name, &state)
     }
 
+    @usableFromInline
     func resolve<Service: Sendable>(_ type: Service.Type, name: String?) async throws(GraftError) -> Service {
         var state = self.state
         return try await container.resolveAsync(type, name: name, &state)
     }
 
+    @usableFromInline
     func resolveAll<Service: Sendable>(_ type: Service.Type) throws(GraftError) -> [Service] {
         var state = self.state
         return try container.resolveAll(type, &state)
     }
 
+    @usableFromInline
     func resolveAll<Service: Sendable>(_ type: Service.Type) async throws(GraftError) -> [Service] {
         var state = self.state
         return try await container.resolveAllAsync(type, &state)

@@ -1,19 +1,26 @@
 /// What one resolution carries down the graph.
+@usableFromInline
 struct ResolveState: Sendable {
     /// The scope that owns new transients and holds scoped instances (the root for singletons).
-    let scope: ScopeCore
+    // `unowned(unsafe)` spares a retain and release per resolve. It is sound because a
+    // `ResolveState` lives only for one resolve call, and whoever starts that call (a
+    // `Container`, a `Scope`, a `ResolutionFrame`, or a `DeferredLink` holding a strong local
+    // reference) keeps the scope alive until the call returns; anything that outlives the call
+    // (a frame handed to a factory) copies the scope into a strong reference of its own.
+    @usableFromInline unowned(unsafe) let scope: ScopeCore
     /// The innermost closure factory under way, when there is one: the path for cycle checks.
-    var frame: ResolutionFrame?
+    @usableFromInline var frame: ResolutionFrame?
     /// State shared by one top-level resolve call, made the first time something needs it.
-    var call: CallState?
+    @usableFromInline var call: CallState?
     /// The singleton being created, when the resolution runs on its behalf.
-    var singleton: Entry?
+    @usableFromInline var singleton: Entry?
     /// How many services deep the resolution is, to move very deep ones to a fresh stack.
-    var depth = 0
+    @usableFromInline var depth = 0
 
     /// Every this many levels a synchronous resolution continues on a new thread's stack.
-    static let stackHopInterval = 128
+    @usableFromInline static let stackHopInterval = 128
 
+    @inlinable
     init(
         scope: ScopeCore,
         frame: ResolutionFrame? = nil,
@@ -28,6 +35,7 @@ struct ResolveState: Sendable {
         self.depth = depth
     }
 
+    @usableFromInline
     mutating func sharedCall() -> CallState {
         if let call { return call }
         let call = CallState()
@@ -37,13 +45,16 @@ struct ResolveState: Sendable {
 }
 
 /// State of one top-level resolve call: its `.graph` instances.
+@usableFromInline
 final class CallState: Sendable {
     private let graphInstances = Locked([Int: any InstanceBoxing]())
 
+    @usableFromInline
     func graphInstance(_ index: Int) -> (any InstanceBoxing)? {
         graphInstances.withLock { $0[index] }
     }
 
+    @usableFromInline
     func storeGraphInstance(_ box: any InstanceBoxing, index: Int) {
         graphInstances.withLock { $0[index] = box }
     }

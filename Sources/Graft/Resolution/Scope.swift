@@ -13,14 +13,15 @@
 /// try scope.close()
 /// ```
 public final class Scope: Resolver {
-    let container: ContainerCore
-    let core: ScopeCore
+    @usableFromInline let container: ContainerCore
+    @usableFromInline let core: ScopeCore
 
     init(container: ContainerCore, parent: ScopeCore) {
         self.container = container
         self.core = parent.makeChild() ?? ScopeCore.closed()
     }
 
+    @inlinable
     public func resolve<Service: Sendable>(_ type: Service.Type, name: String?) throws(GraftError) -> Service {
         var state = ResolveState(scope: core)
         return try container.resolve(type, name: name, &state)
@@ -31,6 +32,7 @@ public final class Scope: Resolver {
         return try await container.resolveAsync(type, name: name, &state)
     }
 
+    @inlinable
     public func resolveAll<Service: Sendable>(_ type: Service.Type) throws(GraftError) -> [Service] {
         var state = ResolveState(scope: core)
         return try container.resolveAll(type, &state)

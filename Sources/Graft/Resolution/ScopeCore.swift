@@ -1,6 +1,7 @@
 import Atomics
 
 /// The state of one scope, or of the root container: the instances it owns and must dispose.
+@usableFromInline
 final class ScopeCore: Sendable {
     private struct State {
         var scoped: [Int: any InstanceBoxing] = [:]
@@ -21,6 +22,7 @@ final class ScopeCore: Sendable {
     var id: ObjectIdentifier { ObjectIdentifier(self) }
 
     @inline(__always)
+    @usableFromInline
     var isClosed: Bool { closedFlag.load(ordering: .acquiring) }
 
     /// A new child scope, or `nil` when this one is already closed.
@@ -34,6 +36,7 @@ final class ScopeCore: Sendable {
         return added ? child : nil
     }
 
+    @usableFromInline
     func scopedInstance(_ slot: Int) -> (any InstanceBoxing)? {
         state.withLock { $0.scoped[slot] }
     }

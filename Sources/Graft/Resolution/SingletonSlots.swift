@@ -6,6 +6,7 @@ import Atomics
 /// compare-and-exchange from zero with release ordering; reading is an acquire load, so a reader
 /// that sees the address also sees the fully built instance. Slots are never cleared while the
 /// container lives; `deinit` releases the boxes.
+@usableFromInline
 final class SingletonSlots: @unchecked Sendable {
     // `@unchecked Sendable` is sound: `storage` is allocated in `init`, freed in `deinit`, and in
     // between every access to its words is an atomic operation (`UnsafeAtomic`), so concurrent
@@ -32,18 +33,17 @@ final class SingletonSlots: @unchecked Sendable {
 
     /// The box in `slot`, if the instance exists.
     @inline(__always)
+    @usableFromInline
     func box(_ slot: Int) -> (any InstanceBoxing)? {
         let address = UnsafeAtomic<UInt>(at: storage + slot).load(ordering: .acquiring)
         guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
         return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? any InstanceBoxing
     }
 
-    /// The instance in `slot` as `Service`, if it exists; the slot's entry is of type `Service`.
-    @inline(__always)
-    func value<Service: Sendable>(_ slot: Int, as type: Service.Type = Service.self) -> Service? {
-        let address = UnsafeAtomic<UInt>(at: storage + slot).load(ordering: .acquiring)
-        guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
-        return Unmanaged<InstanceBox<Service>>.fromOpaque(pointer).takeUnretainedValue().value
+    /// The address of the box in `slot`, or `nil` while the slot is empty.
+    @usableFromInline
+    func address(_ slot: Int) -> UnsafeRawPointer? {
+        UnsafeRawPointer(bitPattern: UnsafeAtomic<UInt>(at: storage + slot).load(ordering: .acquiring))
     }
 
     /// Publishes `box` in `slot` unless another instance got there first; returns the winner.

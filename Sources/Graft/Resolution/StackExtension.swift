@@ -14,6 +14,7 @@ import Android
 /// thread's stack (512 KiB on Apple platforms' secondary threads), so every
 /// ``ResolveState/stackHopInterval`` levels the resolution moves to a new thread with a large
 /// stack while the calling thread waits for it. Ordinary graphs, tens of levels deep, never hop.
+@usableFromInline
 enum StackExtension {
     /// The stack each continuation thread gets; the memory is reserved, and only touched as used.
     static let stackSize = 16 << 20
@@ -28,6 +29,7 @@ enum StackExtension {
 
     /// Runs `body` on a new thread with a large stack and waits for it, carrying the creation
     /// chain (a task-local) across. Falls back to the current thread if no thread can be made.
+    @usableFromInline
     static func run<Result>(_ body: () throws(GraftError) -> Result) throws(GraftError) -> Result {
         let chain = CreationChain.current
         var outcome: Swift.Result<Result, GraftError>?

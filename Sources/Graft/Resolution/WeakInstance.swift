@@ -1,4 +1,5 @@
 /// A `.weak` instance: the container does not keep it alive.
+@usableFromInline
 final class WeakInstance: Sendable {
     // Sound without a lock: `object` is written once, in `init`, before the instance is shared,
     // and Swift's runtime makes loading a weak reference atomic. The referent arrived as a
