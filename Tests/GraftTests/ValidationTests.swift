@@ -438,3 +438,40 @@ private func chainBuilder(count: Int) -> (ContainerBuilder, any Chained.Type) {
         #expect(try resolveDepth(of: top, from: container) == 9_999)
     }
 }
+
+@Suite struct DeclaredClosureDependencyTests {
+    private final class Pump: Sendable {}
+    private final class Boiler: Sendable {
+        init(pump: Pump) {}
+    }
+
+    @Test func closureWithDeclaredDependenciesIsCheckedByBuild() throws {
+        var builder = ContainerBuilder()
+        builder.register(Boiler.self, dependencies: [Requirement(Pump.self, name: "main")]) { r in
+            Boiler(pump: try r.resolve(Pump.self, name: "main"))
+        }
+        let error = #expect(throws: GraftError.self) { try builder.build() }
+        #expect(error?.problems.map(\.code) == [.missingDependency])
+        #expect(error?.problems.first?.summary == #"no registration for Pump (name: "main"), which Boiler needs"#)
+    }
+
+    @Test func closureWithDeclaredDependenciesResolves() throws {
+        var builder = ContainerBuilder()
+        builder.register(Pump.self, name: "main") { _ in Pump() }
+        builder.register(Boiler.self, dependencies: [Requirement(Pump.self, name: "main")]) { r in
+            Boiler(pump: try r.resolve(Pump.self, name: "main"))
+        }
+        _ = try builder.build().resolve(Boiler.self)
+    }
+
+    @Test func declaredCycleThroughClosuresIsFoundByBuild() throws {
+        var builder = ContainerBuilder()
+        builder.register(Pump.self, dependencies: [Requirement(Boiler.self)]) { r in
+            _ = try r.resolve(Boiler.self)
+            return Pump()
+        }
+        builder.register(Boiler.self, using: Boiler.init(pump:))
+        let error = #expect(throws: GraftError.self) { try builder.build() }
+        #expect(error?.problems.first?.summary == "dependency cycle: Pump → Boiler → Pump")
+    }
+}

@@ -85,6 +85,47 @@ public struct ContainerBuilder: Sendable {
         )
     }
 
+    /// Registers a closure factory that declares what it resolves, so `build()` checks it.
+    ///
+    /// A closure's body is opaque to `build()`; listing its dependencies lets validation report
+    /// a missing one, a cycle or a captive dependency before anything runs, as it does for
+    /// autowired registrations.
+    ///
+    /// ```swift
+    /// builder.register(RaceCar.self, dependencies: [Requirement(Engine.self, name: "v12")]) { r in
+    ///     RaceCar(engine: try r.resolve(Engine.self, name: "v12"))
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type the registration answers for.
+    ///   - name: A name to tell several registrations of one type apart.
+    ///   - lifetime: How long an instance lives; `.transient` by default.
+    ///   - dependencies: The services the closure resolves.
+    ///   - factory: Makes an instance.
+    public mutating func register<Service: Sendable>(
+        _ type: Service.Type,
+        name: String? = nil,
+        lifetime: Lifetime = .transient,
+        dependencies: [Requirement],
+        fileID: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable (any Resolver) throws -> Service
+    ) {
+        add(
+            Registration(
+                type,
+                name: name,
+                lifetime: lifetime,
+                kind: .closure,
+                construct: .closure(factory),
+                dependencies: dependencies.map { Dependency(key: $0.key, kind: .direct, wrapper: nil) },
+                fileID: fileID,
+                line: line
+            )
+        )
+    }
+
     /// Registers an `async` closure factory, for services that need `await` to start.
     ///
     /// ```swift
