@@ -289,7 +289,7 @@ public struct ContainerBuilder: Sendable {
             )
             return
         }
-        registrations[index].activations.append(
+        registrations[index] = registrations[index].adding(
             Activation { value, resolver in
                 guard var service = value as? Service else { return }
                 try hook(&service, resolver)

@@ -44,14 +44,15 @@ final class Maker<Service: Sendable>: ServiceMaking {
 
     @usableFromInline
     init(_ construct: Construct) {
-        let unused = GraftError(.factoryFailed, "internal: a maker was asked for a way it does not use")
         var way = Way.instance
-        var autowired: @Sendable (inout ArgumentCursor, inout ResolveState) throws -> Service = { _, _ in throw unused }
-        var closure: @Sendable (any Resolver) throws -> Service = { _ in throw unused }
-        var asyncAutowired: @Sendable (inout ArgumentCursor, inout ResolveState) async throws -> Service = { _, _ in
-            throw unused
+        var autowired: @Sendable (inout ArgumentCursor, inout ResolveState) throws -> Service = { _, _ in
+            throw makerWayUnused
         }
-        var asyncClosure: @Sendable (any Resolver) async throws -> Service = { _ in throw unused }
+        var closure: @Sendable (any Resolver) throws -> Service = { _ in throw makerWayUnused }
+        var asyncAutowired: @Sendable (inout ArgumentCursor, inout ResolveState) async throws -> Service = { _, _ in
+            throw makerWayUnused
+        }
+        var asyncClosure: @Sendable (any Resolver) async throws -> Service = { _ in throw makerWayUnused }
         var alias: Alias?
         var instance: Service?
         switch construct {
@@ -122,6 +123,10 @@ final class Maker<Service: Sendable>: ServiceMaking {
         instance.value(as: Service.self).map(InstanceBox.init)
     }
 }
+
+/// What a placeholder closure of a ``Maker`` throws; never thrown in practice. A global, so the
+/// placeholders capture nothing and cost no allocation per registration.
+let makerWayUnused = GraftError(.factoryFailed, "internal: a maker was asked for a way it does not use")
 
 /// A ``Maker`` with its type erased, as registrations and entries store it.
 @usableFromInline

@@ -2,8 +2,11 @@
 ///
 /// Registrations are immutable and shared: every container built from the same builder, and
 /// every container made by `overriding`, points at the same ones.
+///
+/// A class, not a struct: builds walk the registrations several times, and copying a reference
+/// costs one retain where copying the fields would cost one per field.
 @usableFromInline
-struct Registration: Sendable {
+final class Registration: Sendable {
     let key: ServiceKey
     let lifetime: Lifetime
     /// How the instance is made, as validation and diagrams see it.
@@ -13,15 +16,46 @@ struct Registration: Sendable {
     /// The dependencies known before anything runs, in parameter order (autowired only).
     let dependencies: [Dependency]
     /// Hooks run on each new instance, in the order they were added.
-    var activations: [Activation] = []
+    let activations: [Activation]
     /// Where the registration was made, for messages.
     let source: SourceLocation
+
+    init(
+        key: ServiceKey,
+        lifetime: Lifetime,
+        kind: FactoryKind,
+        maker: any ServiceMaking,
+        dependencies: [Dependency],
+        activations: [Activation] = [],
+        source: SourceLocation
+    ) {
+        self.key = key
+        self.lifetime = lifetime
+        self.kind = kind
+        self.maker = maker
+        self.dependencies = dependencies
+        self.activations = activations
+        self.source = source
+    }
+
+    /// This registration with `activation` added after its other hooks.
+    func adding(_ activation: Activation) -> Registration {
+        Registration(
+            key: key,
+            lifetime: lifetime,
+            kind: kind,
+            maker: maker,
+            dependencies: dependencies,
+            activations: activations + [activation],
+            source: source
+        )
+    }
 }
 
 extension Registration {
     /// A registration of `Service`, whose maker builds instances as `construct` says.
     @usableFromInline
-    init<Service: Sendable>(
+    convenience init<Service: Sendable>(
         _ type: Service.Type,
         name: String?,
         lifetime: Lifetime,

@@ -20,7 +20,7 @@ extension ContainerCore {
         _ type: Service.Type,
         _ state: inout ResolveState
     ) async throws(GraftError) -> [Service] {
-        let entries = table.byType[ObjectIdentifier(type)] ?? []
+        let entries = table.entries(ofType: ObjectIdentifier(type))
         if state.scope.isClosed { throw closedError(ServiceKey(type), state.scope) }
         var services: [Service] = []
         services.reserveCapacity(entries.count)

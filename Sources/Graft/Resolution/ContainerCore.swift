@@ -39,7 +39,7 @@ final class ContainerCore: Sendable {
         _ type: Service.Type,
         _ state: inout ResolveState
     ) throws(GraftError) -> [Service] {
-        let entries = table.byType[ObjectIdentifier(type)] ?? []
+        let entries = table.entries(ofType: ObjectIdentifier(type))
         if state.scope.isClosed { throw closedError(ServiceKey(type), state.scope) }
         var services: [Service] = []
         services.reserveCapacity(entries.count)
@@ -276,7 +276,9 @@ final class ContainerCore: Sendable {
         if let path = state.frame?.path(from: entry.index) {
             throw CycleReport.error(path + [entry.key])
         }
-        _ = state.sharedCall()
+        // Nested resolves through the frame share the call's `.graph` instances; a table
+        // without `.graph` registrations needs no call state, and saves its allocation.
+        if table.hasGraphLifetime { _ = state.sharedCall() }
         return ResolutionFrame(container: self, state: state, entry: entry)
     }
 

@@ -12,8 +12,14 @@ final class RegistrationTable: Sendable {
     /// The winning (last) entry for each named key.
     @usableFromInline let named: [ServiceKey: Entry]
     /// Every entry of a type, named or not, in registration order.
-    @usableFromInline let byType: [ObjectIdentifier: [Entry]]
+    /// The entries grouped by type, each group in registration order; `typeRanges` says where
+    /// each type's group is. One array for all types, not one per type, keeps a build of
+    /// thousands of services from allocating thousands of arrays.
+    private let groupedByType: [Entry]
+    private let typeRanges: [ObjectIdentifier: Range<Int>]
     let singletonSlotCount: Int
+    /// Whether any registration has the `.graph` lifetime.
+    let hasGraphLifetime: Bool
     let scopedSlotCount: Int
     let requirements: [ModuleRequirement]
     let problemReporter: @Sendable (GraftError) -> Void
@@ -34,7 +40,7 @@ final class RegistrationTable: Sendable {
         }
 
         let graph = DependencyGraph(registrations: registrations, winners: winners)
-        let asyncCauses = graph.asyncCauses()
+        let asyncCauses = graph.asyncCauses
 
         var entries: [Entry] = []
         entries.reserveCapacity(registrations.count)
@@ -70,20 +76,39 @@ final class RegistrationTable: Sendable {
 
         var unnamed: [ObjectIdentifier: Entry] = [:]
         var named: [ServiceKey: Entry] = [:]
-        var byType: [ObjectIdentifier: [Entry]] = [:]
+        let namedCount = entries.reduce(0) { $0 + ($1.key.name == nil ? 0 : 1) }
+        unnamed.reserveCapacity(entries.count - namedCount)
+        named.reserveCapacity(namedCount)
+        var typeCounts: [ObjectIdentifier: Int] = [:]
+        typeCounts.reserveCapacity(entries.count)
         for entry in entries {
             if entry.key.name == nil {
                 unnamed[entry.key.id] = entry
             } else {
                 named[entry.key] = entry
             }
-            byType[entry.key.id, default: []].append(entry)
+            typeCounts[entry.key.id, default: 0] += 1
         }
         self.entries = entries
         self.unnamed = TypeTable(unnamed)
         self.named = named
-        self.byType = byType
+        var typeRanges: [ObjectIdentifier: Range<Int>] = [:]
+        typeRanges.reserveCapacity(typeCounts.count)
+        var start = 0
+        for (id, count) in typeCounts {
+            typeRanges[id] = start..<start
+            start += count
+        }
+        var grouped = [Entry?](repeating: nil, count: entries.count)
+        for entry in entries {
+            let range = typeRanges[entry.key.id, default: 0..<0]
+            grouped[range.upperBound] = entry
+            typeRanges[entry.key.id] = range.lowerBound..<range.upperBound + 1
+        }
+        self.groupedByType = grouped.compactMap { $0 }
+        self.typeRanges = typeRanges
         self.singletonSlotCount = singletonSlots
+        self.hasGraphLifetime = registrations.contains { $0.lifetime == .graph }
         self.scopedSlotCount = scopedSlots
         self.graph = graph
     }
@@ -92,6 +117,13 @@ final class RegistrationTable: Sendable {
     let graph: DependencyGraph
 
     @inline(__always)
+    /// Every entry of a type, named or not, in registration order.
+    @usableFromInline
+    func entries(ofType id: ObjectIdentifier) -> ArraySlice<Entry> {
+        guard let range = typeRanges[id] else { return [] }
+        return groupedByType[range]
+    }
+
     @inlinable
     func entry(for id: ObjectIdentifier, name: String?) -> Entry? {
         guard let name else { return unnamed[id] }

@@ -22,8 +22,9 @@ struct DependencyGraph: Sendable {
     let edges: [[Edge]]
     /// Declared dependencies nobody registers: (registration, dependency key).
     let missing: [(dependent: Int, dependency: ServiceKey)]
-    /// Every registered key, for suggestions in messages.
-    let registeredKeys: [ServiceKey]
+    /// For each registration, the registration whose async factory makes it need `await`
+    /// (itself, or one reached through immediate dependencies), or `nil`.
+    private(set) var asyncCauses: [Int?] = []
 
     init(registrations: [Registration], winners: [ServiceKey: Int]) {
         var links: [[Int]] = []
@@ -71,14 +72,12 @@ struct DependencyGraph: Sendable {
         self.links = links
         self.edges = edges
         self.missing = missing
-        self.registeredKeys = registrations.map(\.key)
+        self.asyncCauses = computeAsyncCauses()
     }
 
     var count: Int { keys.count }
 
-    /// For each registration, the registration whose async factory makes it need `await`
-    /// (itself, or one reached through immediate dependencies), or `nil`.
-    func asyncCauses() -> [Int?] {
+    private func computeAsyncCauses() -> [Int?] {
         var causes = [Int?](repeating: nil, count: count)
         for node in postOrder() {
             if isAsyncFactory[node] {

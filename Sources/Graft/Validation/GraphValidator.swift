@@ -29,13 +29,14 @@ struct GraphValidator {
                 "no registration for \(dependency.subject), which \(dependentKey) needs",
                 service: dependency.description,
                 path: [dependentKey.description, dependency.description],
-                hints: Suggestions.hints(for: dependency, among: graph.registeredKeys)
+                hints: Suggestions.hints(for: dependency, among: graph.keys)
                     + ["\(dependentKey) was registered at \(graph.sources[dependent])"]
             )
         }
     }
 
     private func unmetRequirements() -> [GraftError] {
+        guard !requirements.isEmpty else { return [] }
         let registered = Set(graph.keys)
         return requirements.filter { !registered.contains($0.key) }.map { requirement in
             GraftError(
@@ -47,7 +48,7 @@ struct GraphValidator {
                     "the app provides it: register \(requirement.key.typeName) before build(), "
                         + "or install a module that does"
                 ]
-                    + Suggestions.hints(for: requirement.key, among: graph.registeredKeys).dropLast()
+                    + Suggestions.hints(for: requirement.key, among: graph.keys).dropLast()
             )
         }
     }
@@ -192,7 +193,7 @@ struct GraphValidator {
     }
 
     private func eagerSingletonsNeedingAwait() -> [GraftError] {
-        let causes = graph.asyncCauses()
+        let causes = graph.asyncCauses
         return (0..<graph.count).compactMap { node in
             guard graph.lifetimes[node] == .eagerSingleton, let cause = causes[node] else { return nil }
             let key = graph.keys[node]
