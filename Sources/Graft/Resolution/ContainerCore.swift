@@ -27,6 +27,21 @@ final class ContainerCore: Sendable {
         name: String?,
         _ state: inout ResolveState
     ) throws(GraftError) -> Service {
+        if name == nil, let unmanaged = table.unmanagedEntry(for: ObjectIdentifier(type)) {
+            // The unnamed fast path borrows the entry (+0): no reference count changes hands, so
+            // threads resolving the same service do not contend on one cache line.
+            let result = unmanaged._withUnsafeGuaranteedRef { entry -> Result<Service, GraftError> in
+                if ScopeCore.isClosed(flagAddress: state.closedFlagAddress) {
+                    return .failure(closedError(entry.key, state.scope))
+                }
+                do throws(GraftError) {
+                    return .success(try make(entry, &state))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            return try result.get()
+        }
         guard let entry = table.entry(for: ObjectIdentifier(type), name: name) else {
             return try resolveUnregistered(type, name: name, &state)
         }

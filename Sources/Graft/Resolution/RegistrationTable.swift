@@ -126,8 +126,14 @@ final class RegistrationTable: Sendable {
 
     @inlinable
     func entry(for id: ObjectIdentifier, name: String?) -> Entry? {
-        guard let name else { return unnamed[id] }
+        guard let name else { return unnamed[id]?.takeUnretainedValue() }
         return named[ServiceKey(id: id, name: name)]
+    }
+
+    /// The winning unnamed entry for `id`, without retaining it (see ``TypeTable/values``).
+    @inlinable
+    func unmanagedEntry(for id: ObjectIdentifier) -> Unmanaged<Entry>? {
+        unnamed[id]
     }
 }
 

@@ -8,6 +8,9 @@ struct ResolveState: Sendable {
     // reference) keeps the scope alive until the call returns; anything that outlives the call
     // (a frame handed to a factory) copies the scope into a strong reference of its own.
     @usableFromInline unowned(unsafe) let scope: ScopeCore
+    /// `scope`'s closed flag, checked on every resolve without touching the scope's reference
+    /// count, which threads resolving at once would otherwise contend on.
+    @usableFromInline let closedFlagAddress: UInt
     /// The innermost closure factory under way, when there is one: the path for cycle checks.
     @usableFromInline var frame: ResolutionFrame?
     /// State shared by one top-level resolve call, made the first time something needs it.
@@ -20,7 +23,7 @@ struct ResolveState: Sendable {
     /// Every this many levels a synchronous resolution continues on a new thread's stack.
     @usableFromInline static let stackHopInterval = 128
 
-    @inlinable
+    @usableFromInline
     init(
         scope: ScopeCore,
         frame: ResolutionFrame? = nil,
@@ -29,6 +32,7 @@ struct ResolveState: Sendable {
         depth: Int = 0
     ) {
         self.scope = scope
+        self.closedFlagAddress = scope.closedFlagAddress
         self.frame = frame
         self.call = call
         self.singleton = singleton

@@ -11,7 +11,20 @@ final class ScopeCore: Sendable {
 
     let isRoot: Bool
     private weak let parent: ScopeCore?
-    private let closedFlag = ManagedAtomic<Bool>(false)
+    /// Set once, when the scope closes. Its own allocation, so a resolve can check it through
+    /// ``closedFlagAddress`` without retaining the scope (see ``ResolveState``).
+    /// (The address is kept as an integer so the class stays `Sendable`; the storage is
+    /// allocated in `init`, freed in `deinit`, and only ever accessed atomically.)
+    let closedFlagAddress: UInt = {
+        let storage = UnsafeMutablePointer<UnsafeAtomic<Bool>.Storage>.allocate(capacity: 1)
+        storage.initialize(to: UnsafeAtomic<Bool>.Storage(false))
+        return UInt(bitPattern: storage)
+    }()
+
+    private var closedFlag: UnsafeAtomic<Bool> {
+        // The address comes from the allocation above, never zero.
+        UnsafeAtomic(at: UnsafeMutablePointer(bitPattern: closedFlagAddress).unsafelyUnwrapped)
+    }
     private let state = Locked(State())
 
     init(isRoot: Bool, parent: ScopeCore?) {
@@ -24,6 +37,21 @@ final class ScopeCore: Sendable {
     @inline(__always)
     @usableFromInline
     var isClosed: Bool { closedFlag.load(ordering: .acquiring) }
+
+    /// Whether the scope whose ``closedFlagAddress`` is `address` is closed; the caller keeps
+    /// that scope alive.
+    @usableFromInline
+    static func isClosed(flagAddress address: UInt) -> Bool {
+        guard let pointer = UnsafeMutablePointer<UnsafeAtomic<Bool>.Storage>(bitPattern: address) else { return true }
+        return UnsafeAtomic(at: pointer).load(ordering: .acquiring)
+    }
+
+    deinit {
+        if let storage = UnsafeMutablePointer<UnsafeAtomic<Bool>.Storage>(bitPattern: closedFlagAddress) {
+            storage.deinitialize(count: 1)
+            storage.deallocate()
+        }
+    }
 
     /// A new child scope, or `nil` when this one is already closed.
     func makeChild() -> ScopeCore? {

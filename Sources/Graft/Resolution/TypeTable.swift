@@ -7,21 +7,24 @@
 @usableFromInline
 struct TypeTable: Sendable {
     @usableFromInline let keys: [UInt]
-    @usableFromInline let values: [Entry?]
+    /// Unmanaged, so a lookup hands out the entry without touching its reference count: the
+    /// table's `entries` array keeps every entry alive for as long as the table lives, and
+    /// threads resolving at once would otherwise contend on the count's cache line.
+    @usableFromInline let values: [Unmanaged<Entry>?]
     @usableFromInline let mask: Int
 
     init(_ entries: [ObjectIdentifier: Entry]) {
         var capacity = 8
         while capacity < entries.count * 2 { capacity *= 2 }
         var keys = [UInt](repeating: 0, count: capacity)
-        var values = [Entry?](repeating: nil, count: capacity)
+        var values = [Unmanaged<Entry>?](repeating: nil, count: capacity)
         let mask = capacity - 1
         for (id, entry) in entries {
             let key = UInt(bitPattern: id)
             var slot = Self.slot(for: key, mask: mask)
             while keys[slot] != 0 { slot = (slot + 1) & mask }
             keys[slot] = key
-            values[slot] = entry
+            values[slot] = Unmanaged.passUnretained(entry)
         }
         self.keys = keys
         self.values = values
@@ -34,7 +37,7 @@ struct TypeTable: Sendable {
     }
 
     @inlinable
-    subscript(id: ObjectIdentifier) -> Entry? {
+    subscript(id: ObjectIdentifier) -> Unmanaged<Entry>? {
         let key = UInt(bitPattern: id)
         var slot = Self.slot(for: key, mask: mask)
         while true {
