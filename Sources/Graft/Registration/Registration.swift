@@ -92,6 +92,11 @@ enum FactoryKind: Sendable {
     /// Answers with another registration's instance (one instance serving several types).
     case alias(ServiceKey)
 
+    var isInstance: Bool {
+        if case .instance = self { return true }
+        return false
+    }
+
     var isAsync: Bool {
         switch self {
         case .asyncClosure, .asyncAutowired: true

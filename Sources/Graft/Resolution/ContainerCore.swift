@@ -78,7 +78,11 @@ final class ContainerCore: Sendable {
     /// dependency of that type); that is what lets its maker be used without a cast.
     @inlinable
     func make<Service: Sendable>(_ entry: Entry, _ state: inout ResolveState) throws(GraftError) -> Service {
-        try make(entry, maker(entry, as: Service.self), &state)
+        // An existing singleton needs neither the maker nor any bookkeeping: one acquire load.
+        if entry.isRootOwned, let address = singletons.address(entry.slot) {
+            return Unmanaged<InstanceBox<Service>>.fromOpaque(address).takeUnretainedValue().value
+        }
+        return try make(entry, maker(entry, as: Service.self), &state)
     }
 
     /// The instance for `entry`, made by `maker`, the entry's own.

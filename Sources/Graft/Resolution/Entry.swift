@@ -28,6 +28,8 @@ final class Entry: Sendable {
 
     /// Whether the registered type is a class, so `type(of:)` finds an instance's own type.
     @usableFromInline let producesClass: Bool
+    /// Whether the root container keeps the instance (`.singleton`, `.eagerSingleton`).
+    @usableFromInline let isRootOwned: Bool
     /// Whether any activation hook runs on new instances.
     @usableFromInline let hasActivations: Bool
 
@@ -48,6 +50,7 @@ final class Entry: Sendable {
         self.links = links
         self.activations = registration.activations
         self.hasActivations = !registration.activations.isEmpty
+        self.isRootOwned = registration.lifetime.isRootOwned && !registration.kind.isInstance
         self.producesClass = registration.maker.producesClass
         self.slot = slot
         self.asyncCause = asyncCause

@@ -23,9 +23,9 @@ struct ResolveState: Sendable {
     /// Every this many levels a synchronous resolution continues on a new thread's stack.
     @usableFromInline static let stackHopInterval = 128
 
-    @usableFromInline
+    @inlinable
     init(
-        scope: ScopeCore,
+        scope: __shared ScopeCore,
         frame: ResolutionFrame? = nil,
         call: CallState? = nil,
         singleton: Entry? = nil,

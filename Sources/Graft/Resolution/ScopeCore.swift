@@ -15,7 +15,7 @@ final class ScopeCore: Sendable {
     /// ``closedFlagAddress`` without retaining the scope (see ``ResolveState``).
     /// (The address is kept as an integer so the class stays `Sendable`; the storage is
     /// allocated in `init`, freed in `deinit`, and only ever accessed atomically.)
-    let closedFlagAddress: UInt = {
+    @usableFromInline let closedFlagAddress: UInt = {
         let storage = UnsafeMutablePointer<UnsafeAtomic<Bool>.Storage>.allocate(capacity: 1)
         storage.initialize(to: UnsafeAtomic<Bool>.Storage(false))
         return UInt(bitPattern: storage)
