@@ -208,7 +208,7 @@ final class ContainerCore: Sendable {
             // would give the protocol, so the value is opened through `Any` to find its type.
             let dynamicType: any Any.Type = entry.producesClass ? type(of: value) : type(of: value as Any)
             let typeID = ObjectIdentifier(dynamicType)
-            if !entry.disposability.isKnownNotDisposable(typeID) {
+            if !table.disposability.isKnownNotDisposable(entry.index, typeID) {
                 try adopt(value, of: typeID, entry, by: owner)
             }
         }
@@ -228,7 +228,9 @@ final class ContainerCore: Sendable {
         _ entry: Entry,
         by owner: ScopeCore
     ) throws(GraftError) {
-        if let record = entry.disposability.record(for: value, of: type, key: entry.key), !owner.adopt(record) {
+        if let record = table.disposability.record(for: value, of: type, entry: entry.index, key: entry.key),
+            !owner.adopt(record)
+        {
             if case .sync(let disposable, _) = record { try? disposable.dispose() }
             throw closedError(entry.key, owner)
         }

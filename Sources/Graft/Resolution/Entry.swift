@@ -24,7 +24,6 @@ final class Entry: Sendable {
     /// For aliases, the entry whose instance this one answers with.
     @usableFromInline let aliasTarget: Int?
     @usableFromInline let source: SourceLocation
-    @usableFromInline let disposability = DisposabilityMemo()
 
     /// Whether the registered type is a class, so `type(of:)` finds an instance's own type.
     @usableFromInline let producesClass: Bool

@@ -18,6 +18,8 @@ final class RegistrationTable: Sendable {
     private let groupedByType: [Entry]
     private let typeRanges: [ObjectIdentifier: Range<Int>]
     let singletonSlotCount: Int
+    /// Per entry, whether what it makes needs disposal.
+    @usableFromInline let disposability: DisposabilityMemo
     /// Whether any registration has the `.graph` lifetime.
     let hasGraphLifetime: Bool
     let scopedSlotCount: Int
@@ -108,6 +110,7 @@ final class RegistrationTable: Sendable {
         self.groupedByType = grouped.compactMap { $0 }
         self.typeRanges = typeRanges
         self.singletonSlotCount = singletonSlots
+        self.disposability = DisposabilityMemo(count: entries.count)
         self.hasGraphLifetime = registrations.contains { $0.lifetime == .graph }
         self.scopedSlotCount = scopedSlots
         self.graph = graph
