@@ -1,0 +1,40 @@
+// swift-tools-version:6.1
+// The benchmarks live in their own package so that users of Graft never resolve the
+// benchmark harness, Swinject or swift-dependencies (STYLE.md §8).
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "GraftBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        // Named, because a path dependency's identity is otherwise its folder's name, which
+        // differs between clones.
+        .package(name: "Graft", path: ".."),
+        // Naming the trait explicitly replaces the harness's default traits; that leaves out
+        // "RuntimeInterposer", whose extra package is not needed for malloc counts.
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0"),
+        .package(url: "https://github.com/pointfreeco/swift-dependencies", exact: "1.17.1"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "GraftBenchmarks",
+            dependencies: [
+                .product(name: "Graft", package: "Graft"),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Swinject", package: "Swinject"),
+                .product(name: "Dependencies", package: "swift-dependencies"),
+            ],
+            path: "Benchmarks/GraftBenchmarks",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)
