@@ -182,15 +182,8 @@ extension ContainerCore {
                     }
                 }
             }
-            do {
-                let published = try publishShared(try await creation.value, entry, scope)
-                coordinator.finish(chain, .success(published))
-                return published.unboxed()
-            } catch {
-                let failure = GraftError.wrapping(error)
-                coordinator.finish(chain, .failure(failure))
-                throw failure
-            }
+            let outcome = await creation.result
+            return try completeShared(entry, scope, chain) { try outcome.get() }
         }
     }
 }

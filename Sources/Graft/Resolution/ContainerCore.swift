@@ -334,13 +334,24 @@ final class ContainerCore: Sendable {
         var inner = sharedState(entry, state)
         let scope = state.scope
         let owner = owner(ofShared: entry, scope)
-        do {
-            let value = try CreationChain.$current.withValue(chain) { () throws(GraftError) -> Service in
+        return try completeShared(entry, scope, chain) { () throws -> Service in
+            try CreationChain.$current.withValue(chain) { () throws(GraftError) -> Service in
                 try create(entry, maker, &inner, owner: owner) {
                     self.coordinator.setProvisional(InstanceBox($0), for: chain)
                 }
             }
-            let published = try publishShared(value, entry, scope)
+        }
+    }
+
+    /// Publishes what `creation` made, or its failure, and wakes every waiter of `chain`.
+    func completeShared<Service: Sendable>(
+        _ entry: Entry,
+        _ scope: ScopeCore,
+        _ chain: CreationChain,
+        _ creation: () throws -> Service
+    ) throws(GraftError) -> Service {
+        do {
+            let published = try publishShared(try creation(), entry, scope)
             coordinator.finish(chain, .success(published))
             return published.unboxed()
         } catch {
