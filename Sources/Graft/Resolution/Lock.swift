@@ -15,24 +15,32 @@ import Android
 /// it needs macOS 15 / iOS 18 and Graft supports macOS 13 / iOS 16.
 final class Lock {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    /// Only locks that threads wait on have one; most locks never do, and save its allocation.
+    private let condition: UnsafeMutablePointer<pthread_cond_t>?
 
-    init() {
+    init(waitable: Bool = false) {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
         // Initialisation fails only when the system is out of resources; there is nothing a
         // caller could do then, and the lock would be unusable, so the result is not checked.
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
+        if waitable {
+            let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+            condition.initialize(to: pthread_cond_t())
+            pthread_cond_init(condition, nil)
+            self.condition = condition
+        } else {
+            self.condition = nil
+        }
     }
 
     deinit {
-        pthread_cond_destroy(condition)
+        if let condition {
+            pthread_cond_destroy(condition)
+            condition.deinitialize(count: 1)
+            condition.deallocate()
+        }
         pthread_mutex_destroy(mutex)
-        condition.deinitialize(count: 1)
-        condition.deallocate()
         mutex.deinitialize(count: 1)
         mutex.deallocate()
     }
@@ -48,11 +56,15 @@ final class Lock {
     /// Releases the lock, sleeps until ``broadcast()``, then takes the lock again.
     ///
     /// Callers re-check their condition in a loop: wake-ups can be spurious.
+    /// Only for a lock made with `waitable: true`; on any other it returns at once, and the
+    /// caller's loop re-checks its condition.
     func wait() {
+        guard let condition else { return }
         pthread_cond_wait(condition, mutex)
     }
 
     func broadcast() {
+        guard let condition else { return }
         pthread_cond_broadcast(condition)
     }
 
@@ -71,11 +83,13 @@ final class Lock {
 /// threads touch `value` at once; and `Value` is `Sendable`, so what leaves the closure may
 /// cross threads. The lock itself is never handed out.
 final class Locked<Value: Sendable>: @unchecked Sendable {
-    private let lock = Lock()
+    private let lock: Lock
     private var value: Value
 
-    init(_ value: Value) {
+    /// - Parameter waitable: Whether threads will block in ``waitUntil(_:)``.
+    init(_ value: Value, waitable: Bool = false) {
         self.value = value
+        self.lock = Lock(waitable: waitable)
     }
 
     @inline(__always)
