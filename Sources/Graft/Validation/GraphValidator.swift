@@ -150,18 +150,53 @@ struct GraphValidator {
 
     /// For each transient, the shortest-lived non-transient it reaches through transients.
     private func shortestLivedThroughTransients() -> [Reach?] {
+        // Walk backwards from every shorter-lived service through the transients that reach it,
+        // shortest-lived first, so each transient keeps the shortest-lived service it reaches.
+        // A breadth-first walk over reversed edges is linear and, unlike a single post-order
+        // pass, gives the right answer when transients sit on a loop (closed by Lazy/Provider).
+        let predecessors = transientPredecessors()
         var result = [Reach?](repeating: nil, count: graph.count)
-        for node in graph.postOrder(immediateOnly: false) where passesThrough(node) {
-            var best: Reach?
-            for edge in graph.edges[node] {
-                let candidate = passesThrough(edge.target) ? result[edge.target] : own(edge.target)
-                guard let candidate else { continue }
-                if let best, best.rank <= candidate.rank { continue }
-                best = Reach(rank: candidate.rank, node: candidate.node, via: edge.target)
+        for rank in 1..<Lifetime.singleton.rank {
+            var queue = (0..<graph.count).filter { !passesThrough($0) && graph.lifetimes[$0].rank == rank }
+            var head = 0
+            while head < queue.count {
+                let node = queue[head]
+                head += 1
+                let terminal = result[node]?.node ?? node
+                for predecessor in predecessors.of(node) where result[predecessor] == nil {
+                    result[predecessor] = Reach(rank: rank, node: terminal, via: node)
+                    queue.append(predecessor)
+                }
             }
-            result[node] = best
         }
         return result
+    }
+
+    /// For each node, the transients with an edge to it, in one flat array (no array per node).
+    private struct Predecessors {
+        let offsets: [Int]
+        let sources: [Int]
+
+        func of(_ node: Int) -> ArraySlice<Int> {
+            sources[offsets[node]..<offsets[node + 1]]
+        }
+    }
+
+    private func transientPredecessors() -> Predecessors {
+        var counts = [Int](repeating: 0, count: graph.count + 1)
+        for node in 0..<graph.count where passesThrough(node) {
+            for edge in graph.edges[node] { counts[edge.target + 1] += 1 }
+        }
+        for index in 1..<counts.count { counts[index] += counts[index - 1] }
+        var fill = counts
+        var sources = [Int](repeating: 0, count: counts[graph.count])
+        for node in 0..<graph.count where passesThrough(node) {
+            for edge in graph.edges[node] {
+                sources[fill[edge.target]] = node
+                fill[edge.target] += 1
+            }
+        }
+        return Predecessors(offsets: counts, sources: sources)
     }
 
     private func chain(from start: Int, shortest: [Reach?]) -> [Int] {
