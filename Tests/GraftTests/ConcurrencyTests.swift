@@ -252,6 +252,7 @@ struct ConcurrencyTests {
             #expect(
                 ["dependency cycle: Ping → Pong → Ping", "dependency cycle: Pong → Ping → Pong"].contains(error.summary)
             )
+            #expect(error.hints.contains("two resolves entered this cycle from different ends at the same time"))
         }
     }
 

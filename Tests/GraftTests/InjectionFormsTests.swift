@@ -108,7 +108,13 @@ private struct Boom: Error, CustomStringConvertible {
         }
         #expect(weakContainer == nil)
         let error = #expect(throws: GraftError.self) { try lazy?.value }
-        #expect(error?.description.contains("the container it came from no longer exists") == true)
+        #expect(error?.code == .closed)
+        #expect(
+            error?.description == """
+                Graft: cannot resolve Tyre: the container it came from no longer exists
+                  keep the Container alive while Lazy or Provider values from it are in use
+                """
+        )
     }
 }
 

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+/// The repository files the catalogue check reads, found from this file's own path.
+private enum RepositoryFiles {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // GraftTests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()
+
+    static let tests = root.appendingPathComponent("Tests/GraftTests")
+
+    static func text(_ relativePath: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(relativePath), encoding: .utf8)
+    }
+
+    /// Every test source, by file name without `.swift`.
+    static func testSources() throws -> [String: String] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: tests.path)
+        var sources: [String: String] = [:]
+        for name in names where name.hasSuffix(".swift") {
+            let url = tests.appendingPathComponent(name)
+            sources[String(name.dropLast(".swift".count))] = try String(contentsOf: url, encoding: .utf8)
+        }
+        return sources
+    }
+}
+
+/// One row of the table in `docs/errors.md`.
+private struct CatalogueRow {
+    let misuse: String
+    /// The code spans of the "code" column.
+    let codes: [String]
+    /// The code spans of the "what the user reads" column.
+    let messages: [String]
+    /// The test files or suites the row names.
+    let tests: [String]
+
+    /// Reads the rows of the catalogue's table, skipping its header and separator.
+    static func parse(_ markdown: String) -> [CatalogueRow] {
+        markdown.split(separator: "\n").dropFirst(0).compactMap { line -> CatalogueRow? in
+            guard line.hasPrefix("| "), !line.hasPrefix("| misuse ") else { return nil }
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false)
+                .dropFirst().dropLast()
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 4 else { return nil }
+            return CatalogueRow(
+                misuse: cells[0],
+                codes: codeSpans(in: cells[1]),
+                messages: codeSpans(in: cells[2]),
+                tests: cells[3].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            )
+        }
+    }
+
+    /// Markdown code spans: a run of backticks up to the next run of the same length, with one
+    /// padding space on each side removed (so ``` `` a `b` `` ``` holds a backtick).
+    static func codeSpans(in text: String) -> [String] {
+        var spans: [String] = []
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "`") {
+            let fence = rest[open...].prefix { $0 == "`" }
+            let afterOpen = rest[fence.endIndex...]
+            guard let close = afterOpen.range(of: String(fence)) else { break }
+            var span = afterOpen[..<close.lowerBound]
+            if fence.count > 1, span.hasPrefix(" "), span.hasSuffix(" "), span.count > 1 {
+                span = span.dropFirst().dropLast()
+            }
+            spans.append(String(span))
+            rest = afterOpen[close.upperBound...]
+        }
+        return spans
+    }
+
+    /// The literal parts of a message: what surrounds each `…`, which stands for text that
+    /// varies (an underlying error, a count).
+    static func fragments(of message: String) -> [String] {
+        message.split(separator: "…")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.count >= 4 }
+    }
+}
+
+/// How a message may be spelled in Swift source: as it reads, or inside a string literal with
+/// its quotes and backslashes escaped.
+private func spellings(of fragment: String) -> [String] {
+    let escaped = fragment.replacingOccurrences(of: "\\", with: "\\\\")
+        .replacingOccurrences(of: "\"", with: "\\\"")
+    return escaped == fragment ? [fragment] : [fragment, escaped]
+}
+
+/// `docs/errors.md` promises every misuse with the message Graft gives and the test that
+/// checks it. These tests keep that promise true as messages and tests change.
+@Suite struct MisuseCatalogueTests {
+    @Test func everyMessageInTheCatalogueIsCheckedByTheTestItNames() throws {
+        let rows = CatalogueRow.parse(try RepositoryFiles.text("docs/errors.md"))
+        let sources = try RepositoryFiles.testSources()
+        #expect(rows.count >= 25, "the catalogue's table was not found or lost rows")
+
+        for row in rows {
+            // A test is named by its file or by the suite it declares.
+            var named: [String] = []
+            for test in row.tests {
+                let files = sources.filter { name, text in
+                    name == test || text.contains("struct \(test) ") || text.contains("struct \(test){")
+                }
+                #expect(!files.isEmpty, "“\(row.misuse)” names \(test), which is no test file or suite")
+                named += files.values
+            }
+            let literalParts = row.messages.flatMap(CatalogueRow.fragments(of:))
+            #expect(
+                !literalParts.isEmpty || row.misuse.hasPrefix("reading it directly"),
+                "“\(row.misuse)” quotes no message"
+            )
+            for part in literalParts {
+                let checked = named.contains { text in spellings(of: part).contains { text.contains($0) } }
+                #expect(checked, "“\(row.misuse)”: no test in \(row.tests) checks the words “\(part)”")
+            }
+        }
+    }
+
+    @Test func everyErrorCodeHasACatalogueEntry() throws {
+        let catalogue = try RepositoryFiles.text("docs/errors.md")
+        let declarations = try RepositoryFiles.text("Sources/Graft/GraftError.swift")
+        let codes = declarations.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(separator: " ")
+            guard let let_ = words.firstIndex(of: "let"), words.prefix(let_).contains("static"),
+                line.contains("= Code(")
+            else { return nil }
+            return words.indices.contains(let_ + 1) ? String(words[let_ + 1]) : nil
+        }
+        #expect(codes.count >= 19, "the codes were not found in GraftError.swift: \(codes)")
+        for code in codes {
+            #expect(catalogue.contains("`\(code)`"), "docs/errors.md does not mention `\(code)`")
+        }
+    }
+}
