@@ -31,17 +31,24 @@ struct RandomGraphRNG {
 
 /// The lifetimes the model knows, spelled independently of `Graft.Lifetime`.
 enum ModelLifetime: CaseIterable, CustomStringConvertible {
-    case transient, singleton, eagerSingleton, scoped, graph
+    case transient, singleton, eagerSingleton, scoped, graph, weak
 
     /// How long an instance lives: a dependency on something shorter-lived (but not a
-    /// transient, which belongs to whoever asked) is captive.
+    /// transient, which belongs to whoever asked, nor a weak one, which lives while held) is
+    /// captive.
     var span: Int {
         switch self {
-        case .transient: 0
+        case .transient, .weak: 0
         case .graph: 1
         case .scoped: 2
         case .singleton, .eagerSingleton: 3
         }
+    }
+
+    /// How long an instance may be kept by those it is handed to: a weak instance goes to every
+    /// scope and call while anything holds it, a singleton perhaps, so it holds like one.
+    var holdingSpan: Int {
+        self == .weak ? 3 : span
     }
 
     var description: String {
@@ -51,6 +58,7 @@ enum ModelLifetime: CaseIterable, CustomStringConvertible {
         case .eagerSingleton: "eager"
         case .scoped: "scoped"
         case .graph: "graph"
+        case .weak: "weak"
         }
     }
 }
@@ -68,15 +76,36 @@ enum ModelEdgeKind: CustomStringConvertible {
     }
 }
 
+/// How the model's service keys are spelled as registrations: keys below `unnamedCount` are
+/// the unnamed registrations of types 0..<8, the others are types 0..<4 registered under the
+/// name "b", so one type may be registered with a name, without one, or both.
+enum ModelKey {
+    static let unnamedCount = 8
+    static let count = 12
+
+    static func typeIndex(of key: Int) -> Int {
+        key < unnamedCount ? key : key - unnamedCount
+    }
+
+    static func name(of key: Int) -> String? {
+        key < unnamedCount ? nil : "b"
+    }
+
+    /// `S3`, or `S1["b"]` for a named key: how the model prints a key in a report.
+    static func label(of key: Int) -> String {
+        name(of: key).map { "S\(typeIndex(of: key))[\"\($0)\"]" } ?? "S\(key)"
+    }
+}
+
 struct ModelEdge {
-    /// The type (0..<poolSize) depended on; it may be unregistered.
+    /// The key (0..<ModelKey.count) depended on; it may be unregistered.
     let target: Int
     let kind: ModelEdgeKind
 }
 
 struct ModelService {
-    /// The type (0..<poolSize) this registration answers for.
-    let type: Int
+    /// The key (0..<ModelKey.count) this registration answers for.
+    let key: Int
     let lifetime: ModelLifetime
     /// Autowired registrations declare every edge, `Lazy`/`Provider` ones included; closure
     /// registrations declare only their direct edges and never touch the deferred ones.
@@ -96,29 +125,29 @@ struct ModelService {
 
 /// One random registration set.
 struct ModelGraph: CustomStringConvertible {
-    static let poolSize = 12
+    static let poolSize = ModelKey.count
 
     let seed: UInt64
-    /// In registration order; each type at most once.
+    /// In registration order; each key at most once.
     let services: [ModelService]
 
     init(seed: UInt64) {
         self.seed = seed
         var rng = RandomGraphRNG(seed: seed)
         let count = 2 + rng.below(11)
-        var types = Array(0..<Self.poolSize)
-        for index in types.indices.reversed() {
-            types.swapAt(index, rng.below(index + 1))
+        var keys = Array(0..<Self.poolSize)
+        for index in keys.indices.reversed() {
+            keys.swapAt(index, rng.below(index + 1))
         }
-        let registered = Array(types.prefix(count))
+        let registered = Array(keys.prefix(count))
         // Edges mostly follow a hidden order (no cycle); a few go anywhere (maybe a cycle), and a
-        // few point at an unregistered type (a missing dependency).
+        // few point at an unregistered key (a missing dependency).
         var order = registered
         for index in order.indices.reversed() {
             order.swapAt(index, rng.below(index + 1))
         }
         let weights: [(ModelLifetime, Int)] = [
-            (.transient, 40), (.singleton, 20), (.eagerSingleton, 8), (.scoped, 20), (.graph, 12),
+            (.transient, 36), (.singleton, 20), (.eagerSingleton, 8), (.scoped, 18), (.graph, 12), (.weak, 6),
         ]
         var lifetimes: [ModelLifetime] = registered.map { _ in
             var roll = rng.below(100)
@@ -132,15 +161,15 @@ struct ModelGraph: CustomStringConvertible {
         // hidden order), so that plenty of graphs are valid and their resolves get checked.
         let sorted = rng.chance(45)
         if sorted {
-            let ascending = lifetimes.sorted { $0.span < $1.span }
-            for (position, type) in order.enumerated() {
-                lifetimes[registered.firstIndex(of: type) ?? 0] = ascending[position]
+            let ascending = lifetimes.sorted { $0.holdingSpan < $1.holdingSpan }
+            for (position, key) in order.enumerated() {
+                lifetimes[registered.firstIndex(of: key) ?? 0] = ascending[position]
             }
         }
         var services: [ModelService] = []
-        for (registrationIndex, type) in registered.enumerated() {
+        for (registrationIndex, key) in registered.enumerated() {
             let lifetime = lifetimes[registrationIndex]
-            let position = order.firstIndex(of: type) ?? 0
+            let position = order.firstIndex(of: key) ?? 0
             let edgeCount = rng.below(4)
             var edges: [ModelEdge] = []
             for _ in 0..<edgeCount {
@@ -160,25 +189,29 @@ struct ModelGraph: CustomStringConvertible {
                 let kind: ModelEdgeKind = kindRoll < 76 ? .direct : kindRoll < 88 ? .lazy : .provider
                 edges.append(ModelEdge(target: target, kind: kind))
             }
-            services.append(ModelService(type: type, lifetime: lifetime, autowired: rng.chance(50), edges: edges))
+            // Autowiring resolves each parameter by its type alone, so a service that depends on
+            // a named registration is registered with a closure. (`rng` is asked either way, so
+            // the keys, lifetimes and edges of every seed stay as they were before names.)
+            let autowired = rng.chance(50) && edges.allSatisfy { ModelKey.name(of: $0.target) == nil }
+            services.append(ModelService(key: key, lifetime: lifetime, autowired: autowired, edges: edges))
         }
         self.services = services
     }
 
     var description: String {
         let lines = services.map { service in
-            let edges = service.edges.map { "\($0.kind)S\($0.target)" }.joined(separator: ", ")
+            let edges = service.edges.map { "\($0.kind)\(ModelKey.label(of: $0.target))" }.joined(separator: ", ")
             let style = service.autowired ? "autowired" : "closure"
-            return "S\(service.type) \(service.lifetime) \(style) -> [\(edges)]"
+            return "\(ModelKey.label(of: service.key)) \(service.lifetime) \(style) -> [\(edges)]"
         }
         return "seed \(seed): " + lines.joined(separator: "; ")
     }
 
-    /// The registration index of each type, or `nil` when unregistered.
-    var indexOfType: [Int?] {
+    /// The registration index of each key, or `nil` when unregistered.
+    var indexOfKey: [Int?] {
         var result = [Int?](repeating: nil, count: Self.poolSize)
         for (index, service) in services.enumerated() {
-            result[service.type] = index
+            result[service.key] = index
         }
         return result
     }
@@ -203,7 +236,7 @@ struct ModelVerdict {
 
 extension ModelGraph {
     func verdict() -> ModelVerdict {
-        let index = indexOfType
+        let index = indexOfKey
         var verdict = ModelVerdict()
         // Declared edges between registrations, by registration index.
         var declared: [[(target: Int, kind: ModelEdgeKind)]] = []
@@ -227,18 +260,18 @@ extension ModelGraph {
         let cyclic = cyclicComponents(verdict.immediate)
         verdict.cycleRange = cyclic...max(cyclic, elementaryCycles(verdict.immediate))
 
-        // Captive: a holder at span >= 2 reaching, directly or only through transients (along
-        // any declared edge, deferred ones too), something with 0 < span < its own.
-        for (holder, service) in services.enumerated() where service.lifetime.span >= 2 {
+        // Captive: a holder at holding span >= 2 reaching, directly or only through transients
+        // (along any declared edge, deferred ones too), something with 0 < span < its own.
+        for (holder, service) in services.enumerated() where service.lifetime.holdingSpan >= 2 {
             var seen = Set<Int>()
             var stack = declared[holder].map(\.target)
             var captive = false
             while let node = stack.popLast(), !captive {
                 guard seen.insert(node).inserted else { continue }
                 let span = services[node].lifetime.span
-                if span == 0 {
+                if services[node].lifetime == .transient {
                     stack += declared[node].map(\.target)
-                } else if span < service.lifetime.span {
+                } else if span > 0 && span < service.lifetime.holdingSpan {
                     captive = true
                 }
             }
@@ -307,12 +340,12 @@ extension ModelGraph {
 /// the tree of direct dependencies under it.
 final class ModelInstance {
     let token: Int
-    let type: Int
+    let key: Int
     var children: [ModelInstance] = []
 
-    init(token: Int, type: Int) {
+    init(token: Int, key: Int) {
         self.token = token
-        self.type = type
+        self.key = key
     }
 }
 
@@ -327,7 +360,7 @@ struct ModelResolver {
 
     init(graph: ModelGraph) {
         self.graph = graph
-        self.index = graph.indexOfType
+        self.index = graph.indexOfKey
     }
 
     /// Whether resolving a registration from the root container must fail because it needs a
@@ -352,7 +385,8 @@ struct ModelResolver {
     private mutating func make(_ service: Int, context: Int, perCall: inout [Int: ModelInstance]) -> ModelInstance {
         let spec = graph.services[service]
         switch spec.lifetime {
-        case .singleton, .eagerSingleton:
+        case .singleton, .eagerSingleton, .weak:
+            // The test keeps every instance alive, so a weak one is shared like a singleton.
             if let existing = singletons[service] { return existing }
         case .scoped:
             if let existing = scoped[context]?[service] { return existing }
@@ -362,14 +396,14 @@ struct ModelResolver {
             break
         }
         nextToken += 1
-        let instance = ModelInstance(token: nextToken, type: spec.type)
+        let instance = ModelInstance(token: nextToken, key: spec.key)
         // A valid graph has no cycle of direct edges, so the recursion ends.
         for edge in spec.directEdges {
             guard let target = index[edge.target] else { continue }
             instance.children.append(make(target, context: context, perCall: &perCall))
         }
         switch spec.lifetime {
-        case .singleton, .eagerSingleton: singletons[service] = instance
+        case .singleton, .eagerSingleton, .weak: singletons[service] = instance
         case .scoped: scoped[context, default: [:]][service] = instance
         case .graph: perCall[service] = instance
         case .transient: break

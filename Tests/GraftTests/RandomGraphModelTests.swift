@@ -1,83 +1,109 @@
 import Graft
 import Testing
 
-// Random registration sets checked against the independent model in RandomGraphModel.swift:
+// Random registration sets (types registered with and without names, six lifetimes, autowired
+// and closure factories, direct, Lazy and Provider edges) checked against the independent model
+// in RandomGraphModel.swift:
 // build() reports exactly the problems the model predicts, and for valid graphs every resolve
 // (twice from the root, twice from each of two scopes) obeys the identity rules of each lifetime.
 // A failure names the seed and the graph; `randomGraphSeed(_:)` below re-checks a seed.
 
-/// A service of the random graphs: remembers the instances of its direct dependencies.
+/// A service of the random graphs: remembers the model key it was made for and the instances
+/// of its direct dependencies.
 protocol RandomGraphNode: AnyObject, Sendable {
     static var typeIndex: Int { get }
+    var key: Int { get }
     var children: [any RandomGraphNode] { get }
-    init(children: [any RandomGraphNode])
+    init(key: Int, children: [any RandomGraphNode])
 }
 
 final class RGS0: RandomGraphNode {
     static let typeIndex = 0
+    let key: Int
     let children: [any RandomGraphNode]
-    init(children: [any RandomGraphNode]) { self.children = children }
+    init(key: Int, children: [any RandomGraphNode]) {
+        self.key = key
+        self.children = children
+    }
 }
 final class RGS1: RandomGraphNode {
     static let typeIndex = 1
+    let key: Int
     let children: [any RandomGraphNode]
-    init(children: [any RandomGraphNode]) { self.children = children }
+    init(key: Int, children: [any RandomGraphNode]) {
+        self.key = key
+        self.children = children
+    }
 }
 final class RGS2: RandomGraphNode {
     static let typeIndex = 2
+    let key: Int
     let children: [any RandomGraphNode]
-    init(children: [any RandomGraphNode]) { self.children = children }
+    init(key: Int, children: [any RandomGraphNode]) {
+        self.key = key
+        self.children = children
+    }
 }
 final class RGS3: RandomGraphNode {
     static let typeIndex = 3
+    let key: Int
     let children: [any RandomGraphNode]
-    init(children: [any RandomGraphNode]) { self.children = children }
+    init(key: Int, children: [any RandomGraphNode]) {
+        self.key = key
+        self.children = children
+    }
 }
 final class RGS4: RandomGraphNode {
     static let typeIndex = 4
+    let key: Int
     let children: [any RandomGraphNode]
-    init(children: [any RandomGraphNode]) { self.children = children }
+    init(key: Int, children: [any RandomGraphNode]) {
+        self.key = key
+        self.children = children
+    }
 }
 final class RGS5: RandomGraphNode {
     static let typeIndex = 5
+    let key: Int
     let children: [any RandomGraphNode]
-    init(children: [any RandomGraphNode]) { self.children = children }
+    init(key: Int, children: [any RandomGraphNode]) {
+        self.key = key
+        self.children = children
+    }
 }
 final class RGS6: RandomGraphNode {
     static let typeIndex = 6
+    let key: Int
     let children: [any RandomGraphNode]
-    init(children: [any RandomGraphNode]) { self.children = children }
+    init(key: Int, children: [any RandomGraphNode]) {
+        self.key = key
+        self.children = children
+    }
 }
 final class RGS7: RandomGraphNode {
     static let typeIndex = 7
+    let key: Int
     let children: [any RandomGraphNode]
-    init(children: [any RandomGraphNode]) { self.children = children }
-}
-final class RGS8: RandomGraphNode {
-    static let typeIndex = 8
-    let children: [any RandomGraphNode]
-    init(children: [any RandomGraphNode]) { self.children = children }
-}
-final class RGS9: RandomGraphNode {
-    static let typeIndex = 9
-    let children: [any RandomGraphNode]
-    init(children: [any RandomGraphNode]) { self.children = children }
-}
-final class RGS10: RandomGraphNode {
-    static let typeIndex = 10
-    let children: [any RandomGraphNode]
-    init(children: [any RandomGraphNode]) { self.children = children }
-}
-final class RGS11: RandomGraphNode {
-    static let typeIndex = 11
-    let children: [any RandomGraphNode]
-    init(children: [any RandomGraphNode]) { self.children = children }
+    init(key: Int, children: [any RandomGraphNode]) {
+        self.key = key
+        self.children = children
+    }
 }
 
 private let nodeTypes: [any RandomGraphNode.Type] = [
-    RGS0.self, RGS1.self, RGS2.self, RGS3.self, RGS4.self, RGS5.self,
-    RGS6.self, RGS7.self, RGS8.self, RGS9.self, RGS10.self, RGS11.self,
+    RGS0.self, RGS1.self, RGS2.self, RGS3.self, RGS4.self, RGS5.self, RGS6.self, RGS7.self,
 ]
+
+/// The type a model key is registered as.
+private func nodeType(_ key: Int) -> any RandomGraphNode.Type {
+    nodeTypes[ModelKey.typeIndex(of: key)]
+}
+
+/// How Graft's messages spell a model key: `RGS3`, or `RGS1["b"]`.
+private func graftDescription(_ key: Int) -> String {
+    let type = String(describing: nodeType(key))
+    return ModelKey.name(of: key).map { "\(type)[\"\($0)\"]" } ?? type
+}
 
 // MARK: - Registering a model graph with Graft
 
@@ -88,18 +114,20 @@ private func lifetime(_ lifetime: ModelLifetime) -> Lifetime {
     case .eagerSingleton: .eagerSingleton
     case .scoped: .scoped
     case .graph: .graph
+    case .weak: .weak
     }
 }
 
-private func requirement<Node: RandomGraphNode>(_ type: Node.Type) -> Requirement {
-    Requirement(type)
+private func requirement<Node: RandomGraphNode>(_ type: Node.Type, name: String?) -> Requirement {
+    Requirement(type, name: name)
 }
 
 private func resolveNode<Node: RandomGraphNode>(
     _ type: Node.Type,
-    _ resolver: any Resolver
+    name: String?,
+    from resolver: some Resolver
 ) throws(GraftError) -> any RandomGraphNode {
-    try resolver.resolve(type)
+    try resolver.resolve(type, name: name)
 }
 
 private func parameterType<Node: RandomGraphNode>(_ type: Node.Type, _ kind: ModelEdgeKind) -> any Sendable.Type {
@@ -119,105 +147,117 @@ private func registerClosure<Node: RandomGraphNode>(
     _ type: Node.Type,
     _ service: ModelService
 ) {
-    let direct = service.directEdges.map { nodeTypes[$0.target] }
+    let direct = service.directEdges.map(\.target)
+    let key = service.key
     builder.register(
         type,
+        name: ModelKey.name(of: key),
         lifetime: lifetime(service.lifetime),
-        dependencies: direct.map { requirement($0) }
+        dependencies: direct.map { requirement(nodeType($0), name: ModelKey.name(of: $0)) }
     ) { resolver in
         var children: [any RandomGraphNode] = []
         for dependency in direct {
-            children.append(try resolveNode(dependency, resolver))
+            children.append(try resolveNode(nodeType(dependency), name: ModelKey.name(of: dependency), from: resolver))
         }
-        return Node(children: children)
+        return Node(key: key, children: children)
     }
 }
 
 /// Autowiring needs a static signature: each parameter type is opened from an existential, one
-/// generic function per arity.
+/// generic function per arity. Autowired services depend on unnamed keys only, whose key is
+/// their type's index.
 private func registerAutowired<Node: RandomGraphNode>(
     _ builder: inout ContainerBuilder,
     _ type: Node.Type,
     _ service: ModelService
 ) {
-    let life = lifetime(service.lifetime)
-    let parameters = service.edges.map { parameterType(nodeTypes[$0.target], $0.kind) }
+    let registered = Registered(key: service.key, lifetime: lifetime(service.lifetime))
+    let parameters = service.edges.map { parameterType(nodeType($0.target), $0.kind) }
     switch parameters.count {
     case 0:
-        let make: @Sendable () throws -> Node = { Node(children: []) }
-        builder.register(type, lifetime: life, using: make)
+        let key = service.key
+        let make: @Sendable () throws -> Node = { Node(key: key, children: []) }
+        builder.register(type, name: registered.name, lifetime: registered.lifetime, using: make)
     case 1:
-        autowire1(&builder, type, life, parameters[0])
+        autowire1(&builder, type, registered, parameters[0])
     case 2:
-        autowire2(&builder, type, life, parameters[0], parameters[1])
+        autowire2(&builder, type, registered, parameters[0], parameters[1])
     default:
-        autowire3(&builder, type, life, parameters[0], parameters[1], parameters[2])
+        autowire3(&builder, type, registered, parameters[0], parameters[1], parameters[2])
     }
+}
+
+/// The key and lifetime an autowired registration is made for.
+private struct Registered {
+    let key: Int
+    let lifetime: Lifetime
+
+    var name: String? { ModelKey.name(of: key) }
 }
 
 private func autowire1<Node: RandomGraphNode, A: Sendable>(
     _ builder: inout ContainerBuilder,
     _ type: Node.Type,
-    _ life: Lifetime,
+    _ registered: Registered,
     _ a: A.Type
 ) {
-    let make: @Sendable (A) throws -> Node = { a in Node(children: nodes(a)) }
-    builder.register(type, lifetime: life, using: make)
+    let make: @Sendable (A) throws -> Node = { a in Node(key: registered.key, children: nodes(a)) }
+    builder.register(type, name: registered.name, lifetime: registered.lifetime, using: make)
 }
 
 private func autowire2<Node: RandomGraphNode, A: Sendable>(
     _ builder: inout ContainerBuilder,
     _ type: Node.Type,
-    _ life: Lifetime,
+    _ registered: Registered,
     _ a: A.Type,
     _ b: any Sendable.Type
 ) {
-    autowire2(&builder, type, life, a, opened: b)
+    autowire2(&builder, type, registered, a, opened: b)
 }
 
 private func autowire2<Node: RandomGraphNode, A: Sendable, B: Sendable>(
     _ builder: inout ContainerBuilder,
     _ type: Node.Type,
-    _ life: Lifetime,
+    _ registered: Registered,
     _ a: A.Type,
     opened b: B.Type
 ) {
-    let make: @Sendable (A, B) throws -> Node = { a, b in Node(children: nodes(a, b)) }
-    builder.register(type, lifetime: life, using: make)
+    let make: @Sendable (A, B) throws -> Node = { a, b in Node(key: registered.key, children: nodes(a, b)) }
+    builder.register(type, name: registered.name, lifetime: registered.lifetime, using: make)
 }
 
 private func autowire3<Node: RandomGraphNode, A: Sendable>(
     _ builder: inout ContainerBuilder,
     _ type: Node.Type,
-    _ life: Lifetime,
+    _ registered: Registered,
     _ a: A.Type,
     _ b: any Sendable.Type,
     _ c: any Sendable.Type
 ) {
-    autowire3(&builder, type, life, a, opened: b, c)
+    autowire3(&builder, type, registered, a, opened: b, c)
 }
 
 private func autowire3<Node: RandomGraphNode, A: Sendable, B: Sendable>(
     _ builder: inout ContainerBuilder,
     _ type: Node.Type,
-    _ life: Lifetime,
+    _ registered: Registered,
     _ a: A.Type,
     opened b: B.Type,
     _ c: any Sendable.Type
 ) {
-    autowire3(&builder, type, life, a, b, opened: c)
+    autowire3(&builder, type, registered, a, b, opened: c)
 }
 
 private func autowire3<Node: RandomGraphNode, A: Sendable, B: Sendable, C: Sendable>(
     _ builder: inout ContainerBuilder,
     _ type: Node.Type,
-    _ life: Lifetime,
+    _ registered: Registered,
     _ a: A.Type,
     _ b: B.Type,
     opened c: C.Type
 ) {
-    let make: @Sendable (A, B, C) throws -> Node = { a, b, c in Node(children: nodes(a, b, c)) }
-    builder.register(type, lifetime: life, using: make)
+    let make: @Sendable (A, B, C) throws -> Node = { a, b, c in Node(key: registered.key, children: nodes(a, b, c)) }
+    builder.register(type, name: registered.name, lifetime: registered.lifetime, using: make)
 }
 
 private func register<Node: RandomGraphNode>(
@@ -235,7 +275,7 @@ private func register<Node: RandomGraphNode>(
 private func makeBuilder(_ graph: ModelGraph) -> ContainerBuilder {
     var builder = ContainerBuilder()
     for service in graph.services {
-        register(&builder, nodeTypes[service.type], service)
+        register(&builder, nodeType(service.key), service)
     }
     return builder
 }
@@ -249,10 +289,10 @@ private struct IdentityMatcher {
 
     /// `nil` when the instance tree matches the model's, else what differs.
     mutating func match(_ expected: ModelInstance, _ actual: any RandomGraphNode, path: String) -> String? {
-        let actualType = type(of: actual).typeIndex
-        let here = path.isEmpty ? "S\(expected.type)" : "\(path) → S\(expected.type)"
-        guard actualType == expected.type else {
-            return "\(here): model expects S\(expected.type), Graft made S\(actualType)"
+        let label = ModelKey.label(of: expected.key)
+        let here = path.isEmpty ? label : "\(path) → \(label)"
+        guard actual.key == expected.key, type(of: actual).typeIndex == ModelKey.typeIndex(of: expected.key) else {
+            return "\(here): model expects \(label), Graft made \(ModelKey.label(of: actual.key))"
         }
         let object = ObjectIdentifier(actual)
         let knownObject = objectForToken[expected.token]
@@ -278,13 +318,6 @@ private struct IdentityMatcher {
         }
         return nil
     }
-}
-
-private func resolveNode<Node: RandomGraphNode>(
-    _ type: Node.Type,
-    from resolver: some Resolver
-) throws(GraftError) -> any RandomGraphNode {
-    try resolver.resolve(type)
 }
 
 /// What checking one seed found.
@@ -342,10 +375,14 @@ private func checkResolves(
     }
     for round in 0..<2 {
         for (index, service) in graph.services.enumerated() {
-            let label = "resolve #\(round + 1) of S\(service.type) from the root"
+            let label = "resolve #\(round + 1) of \(ModelKey.label(of: service.key)) from the root"
             report.resolvesChecked += 1
             do {
-                let actual = try resolveNode(nodeTypes[service.type], from: container)
+                let actual = try resolveNode(
+                    nodeType(service.key),
+                    name: ModelKey.name(of: service.key),
+                    from: container
+                )
                 kept.append(actual)
                 if model.needsScope(index) {
                     report.differences.append("\(label): model expects .scopedFromRoot, Graft returned an instance")
@@ -362,10 +399,14 @@ private func checkResolves(
     for (scopeNumber, scope) in scopes.enumerated() {
         for round in 0..<2 {
             for (index, service) in graph.services.enumerated() {
-                let label = "resolve #\(round + 1) of S\(service.type) from scope \(scopeNumber + 1)"
+                let label = "resolve #\(round + 1) of \(ModelKey.label(of: service.key)) from scope \(scopeNumber + 1)"
                 report.resolvesChecked += 1
                 do {
-                    let actual = try resolveNode(nodeTypes[service.type], from: scope)
+                    let actual = try resolveNode(
+                        nodeType(service.key),
+                        name: ModelKey.name(of: service.key),
+                        from: scope
+                    )
                     kept.append(actual)
                     let expected = model.resolve(index, context: scopeNumber + 1)
                     if let difference = matcher.match(expected, actual, path: "") {
@@ -420,12 +461,12 @@ private func compareProblems(
         differences.append("build() reported unexpected problems: \(other.map(\.summary))")
     }
     // Each reported cycle must be a real, simple cycle of immediate edges, reported once.
-    let index = graph.indexOfType
+    let index = graph.indexOfKey
     var seen = Set<[Int]>()
     for cycle in cycles {
         let names = cycle.summary.dropFirst("dependency cycle: ".count).split(separator: " → ").map(String.init)
         let members = names.map { name in
-            nodeTypes.firstIndex { String(describing: $0) == name }.flatMap { index[$0] } ?? -1
+            (0..<ModelKey.count).first { graftDescription($0) == name }.flatMap { index[$0] } ?? -1
         }
         let isClosedSimplePath =
             members.count >= 2 && members.first == members.last && !members.contains(-1)
@@ -466,24 +507,39 @@ struct RandomGraphModelTests {
         var withMissing = 0
         var withCycle = 0
         var withCaptive = 0
+        var withNamedEdge = 0
+        var withTypeNamedAndUnnamed = 0
+        var validWithWeak = 0
         for seed in UInt64(1)...10_000 {
             let report = checkRandomGraph(seed: seed)
             record(report, seed: seed)
             valid += report.isValid ? 1 : 0
             resolves += report.resolvesChecked
-            let verdict = ModelGraph(seed: seed).verdict()
+            let graph = ModelGraph(seed: seed)
+            let verdict = graph.verdict()
+            let keys = Set(graph.services.map(\.key))
+            let namedEdges = graph.services.flatMap(\.edges).filter { ModelKey.name(of: $0.target) != nil }
+            validWithWeak += verdict.isValid && graph.services.contains { $0.lifetime == .weak } ? 1 : 0
+            withNamedEdge += namedEdges.contains { keys.contains($0.target) } ? 1 : 0
+            withTypeNamedAndUnnamed +=
+                keys.contains { ModelKey.name(of: $0) != nil && keys.contains(ModelKey.typeIndex(of: $0)) } ? 1 : 0
             withMissing += verdict.missing > 0 ? 1 : 0
             withCycle += verdict.cycleRange.upperBound > 0 ? 1 : 0
             withCaptive += verdict.captive > 0 ? 1 : 0
         }
         // The generator must keep producing every kind of graph, or the test checks little
-        // (seeds 1...10,000 give 5,543 valid graphs, 211,380 resolves, 819 graphs with a missing
-        // dependency, 1,685 with a cycle and 3,048 with a captive dependency).
+        // (seeds 1...10,000 give 5,622 valid graphs, 1,706 of them with a .weak service, 214,278
+        // resolves, 756 graphs with a missing dependency, 1,685 with a cycle, 2,987 with a captive
+        // dependency, 7,719 where a service depends on a named registration and 7,054 registering
+        // one type both with and without a name).
         #expect(valid > 4_000 && valid < 7_000)
         #expect(resolves > 150_000)
         #expect(withMissing > 500)
         #expect(withCycle > 1_000)
         #expect(withCaptive > 2_000)
+        #expect(withNamedEdge > 5_000)
+        #expect(withTypeNamedAndUnnamed > 5_000)
+        #expect(validWithWeak > 1_000)
     }
 
     @Test("particular seeds", arguments: [UInt64(0), 7, 42, 129, 1_175, 1_234, 99_991, .max])

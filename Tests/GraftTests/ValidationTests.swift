@@ -240,7 +240,7 @@ private func chainBuilder(count: Int) -> (ContainerBuilder, any Chained.Type) {
         arguments: [
             (Lifetime.scoped, Lifetime.singleton), (.scoped, .scoped), (.scoped, .transient), (.transient, .scoped),
             (.graph, .scoped), (.singleton, .transient), (.singleton, .weak), (.singleton, .eagerSingleton),
-            (.weak, .graph),
+            (.weak, .singleton), (.weak, .transient), (.weak, .weak), (.scoped, .weak), (.graph, .weak),
         ]
     )
     func dependencyThatLivesAtLeastAsLongIsNotCaptive(holder: Lifetime, dependency: Lifetime) {
@@ -249,6 +249,26 @@ private func chainBuilder(count: Int) -> (ContainerBuilder, any Chained.Type) {
         builder.register(Holder.self, lifetime: holder, using: { (_: Order) in Holder() })
 
         #expect(builder.validate().isEmpty)
+    }
+
+    /// A `.weak` instance is handed to every scope and call while anything holds it, so what it
+    /// holds must live as long as a singleton.
+    @Test(arguments: [Lifetime.scoped, .graph])
+    func weakServiceHoldingAScopedOrGraphOneIsCaptive(captive: Lifetime) {
+        var builder = ContainerBuilder()
+        builder.register(Order.self, lifetime: captive, using: Order.init)
+        builder.register(Holder.self, lifetime: .weak, using: { (_: Order) in Holder() })
+
+        let problems = builder.validate()
+
+        #expect(problems.map(\.code) == [.captiveDependency])
+        #expect(problems.first?.summary == "captive dependency: Holder (.weak) depends on Order (\(captive))")
+        #expect(
+            problems.first?.hints == [
+                "a .weak instance is shared by every scope and call while anything holds it, so it outlives "
+                    + "each \(captive) instance; make Holder \(captive) or shorter-lived, or make Order live as long"
+            ]
+        )
     }
 
     @Test func captiveDependencyIsFoundThroughATransientChain() {
@@ -285,6 +305,27 @@ private func chainBuilder(count: Int) -> (ContainerBuilder, any Chained.Type) {
         #expect(error?.code == .captiveDependency)
         #expect(
             error?.summary == "captive dependency: Holder (.singleton) resolved Order (.scoped) while being created"
+        )
+    }
+
+    @Test func weakServiceResolvingAScopedOneThroughAClosureIsCaptiveWhenResolving() throws {
+        var builder = ContainerBuilder()
+        builder.register(Order.self, lifetime: .scoped, using: Order.init)
+        builder.register(Holder.self, lifetime: .weak) { r in
+            _ = try r.resolve(Order.self)
+            return Holder()
+        }
+        let container = try builder.build()
+
+        let error = #expect(throws: GraftError.self) { try container.makeScope().resolve(Holder.self) }
+
+        #expect(error?.code == .captiveDependency)
+        #expect(
+            error?.description == """
+                Graft: captive dependency: Holder (.weak) resolved Order (.scoped) while being created
+                  resolving: Holder → Order
+                  a .weak instance is shared by every scope and call while anything holds it, so it outlives each .scoped instance; make Holder .scoped, or make Order live as long
+                """
         )
     }
 

@@ -8,13 +8,14 @@ extension ContainerCore {
     @usableFromInline
     func requireScope(_ entry: Entry, _ state: ResolveState) throws(GraftError) {
         guard state.scope.isRoot else { return }
-        if let singleton = state.singleton?.key {
+        if let holder = state.singleton {
             throw GraftError(
                 .captiveDependency,
-                "captive dependency: \(singleton) (.singleton) resolved \(entry.key) (.scoped) while being created",
-                service: singleton.description,
+                "captive dependency: \(holder.key) (\(holder.lifetime)) resolved \(entry.key) (.scoped) while being created",
+                service: holder.key.description,
                 hints: [
-                    "a singleton outlives every scope; make \(singleton.typeName) .scoped, or make \(entry.key.typeName) live as long"
+                    GraphValidator.outlives(holder.lifetime, .scoped)
+                        + "; make \(holder.key.typeName) .scoped, or make \(entry.key.typeName) live as long"
                 ]
             )
         }

@@ -42,4 +42,9 @@ public enum Lifetime: String, Hashable, Sendable, CaseIterable, CustomStringConv
         case .transient, .weak: 0
         }
     }
+
+    /// How long an instance may be kept by what it holds, for the captive check: a `.weak`
+    /// instance is shared by every scope and call while anything holds it (a singleton, say), so
+    /// it may hold only what lives as long as a singleton.
+    var holdingRank: Int { self == .weak ? Lifetime.singleton.rank : rank }
 }

@@ -119,7 +119,7 @@ struct GraphValidator {
         let shortest = shortestLivedThroughTransients()
         var problems: [GraftError] = []
         for holder in 0..<graph.count {
-            let holderRank = graph.lifetimes[holder].rank
+            let holderRank = graph.lifetimes[holder].holdingRank
             guard holderRank >= 2 else { continue }
             for edge in graph.edges[holder] {
                 let reached = passesThrough(edge.target) ? shortest[edge.target] : own(edge.target)
@@ -210,6 +210,14 @@ struct GraphValidator {
         return path
     }
 
+    /// Why a `holder` instance cannot keep a `captive` one.
+    static func outlives(_ holder: Lifetime, _ captive: Lifetime) -> String {
+        holder == .weak
+            ? "a .weak instance is shared by every scope and call while anything holds it, so it outlives "
+                + "each \(captive) instance"
+            : "a \(holder) outlives each \(captive) instance"
+    }
+
     private func captiveProblem(holder: Int, captive: Int, path: [Int]) -> GraftError {
         let holderKey = graph.keys[holder]
         let captiveKey = graph.keys[captive]
@@ -221,7 +229,7 @@ struct GraphValidator {
             service: holderKey.description,
             path: path.map { graph.keys[$0].description },
             hints: [
-                "a \(holderLifetime) outlives each \(captiveLifetime) instance; make \(holderKey.typeName) "
+                Self.outlives(holderLifetime, captiveLifetime) + "; make \(holderKey.typeName) "
                     + "\(captiveLifetime) or shorter-lived, or make \(captiveKey.typeName) live as long"
             ]
         )
