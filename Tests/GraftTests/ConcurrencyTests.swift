@@ -46,6 +46,20 @@ private final class Rendezvous: Sendable {
     }
 }
 
+/// `Rendezvous` for tasks: waits by yielding, so no thread of the cooperative pool is blocked.
+private final class AsyncRendezvous: Sendable {
+    private let arrived = Counter()
+
+    func arriveAndWait(parties: Int, seconds: Int = 5) async {
+        arrived.increment()
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(seconds)
+        while arrived.value < parties && clock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+    }
+}
+
 @Suite(.timeLimit(.minutes(1)))
 struct ConcurrencyTests {
     static let taskCount = 1_000
@@ -254,6 +268,51 @@ struct ConcurrencyTests {
             )
             #expect(error.hints.contains("two resolves entered this cycle from different ends at the same time"))
         }
+    }
+
+    @Test func tasksEnteringAnAsyncClosureCycleFromDifferentEndsBothGetACycleError() async throws {
+        let rendezvous = AsyncRendezvous()
+        var builder = ContainerBuilder()
+        builder.register(Ping.self, lifetime: .singleton) { r async throws in
+            await rendezvous.arriveAndWait(parties: 2)
+            _ = try await r.resolve(Pong.self)
+            return Ping()
+        }
+        builder.register(Pong.self, lifetime: .singleton) { r async throws in
+            await rendezvous.arriveAndWait(parties: 2)
+            _ = try await r.resolve(Ping.self)
+            return Pong()
+        }
+        let container = try await builder.build()
+
+        let caught = await withTaskGroup(of: GraftError?.self) { group in
+            group.addTask {
+                do {
+                    _ = try await container.resolve(Ping.self)
+                    return nil
+                } catch { return error as? GraftError }
+            }
+            group.addTask {
+                do {
+                    _ = try await container.resolve(Pong.self)
+                    return nil
+                } catch { return error as? GraftError }
+            }
+            return await group.reduce(into: [GraftError?]()) { $0.append($1) }
+        }
+
+        #expect(caught.count == 2)
+        for error in caught {
+            #expect(error?.code == .cycle)
+            #expect(
+                ["dependency cycle: Ping → Pong → Ping", "dependency cycle: Pong → Ping → Pong"].contains(
+                    error?.summary
+                )
+            )
+        }
+        // Nothing half-made was kept: a later resolve runs the factories again and meets the
+        // same cycle, alone this time.
+        await #expect(throws: GraftError.withCode(.cycle)) { try await container.resolve(Ping.self) }
     }
 
     @Test func closingAScopeFromManyThreadsDisposesOnce() throws {
