@@ -3,30 +3,6 @@ import Graft
 import Synchronization
 import Testing
 
-/// SplitMix64: a small seeded generator, so every fault placement can be replayed from its seed.
-private struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in `range`.
-    mutating func next(in range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.count))
-    }
-
-    mutating func nextBool() -> Bool { next() & 1 == 1 }
-}
-
 /// The error an armed fault point throws.
 private struct InjectedFault: Error, CustomStringConvertible {
     let point: Int
@@ -316,7 +292,7 @@ private func checkFaultPlacement(seed: UInt64, _ mode: ResolveMode) async throws
     let scope = container.makeScope()
 
     // Some shared instances exist before the fault, some do not.
-    let warmUp = (clock: random.nextBool(), store: random.nextBool(), session: random.nextBool())
+    let warmUp = (clock: random.chance(50), store: random.chance(50), session: random.chance(50))
     try warm(container, scope, warmUp)
 
     // A twin container warmed up alike counts the fault points the resolve passes; one point
@@ -327,7 +303,7 @@ private func checkFaultPlacement(seed: UInt64, _ mode: ResolveMode) async throws
     try warm(twin, twinScope, warmUp)
     twinFaults.arm(at: .max)
     _ = try await resolveRequest(from: twinScope, mode)
-    let point = random.next(in: 1...(twinFaults.pointsPassed + 1))
+    let point = 1 + random.below(twinFaults.pointsPassed + 1)
     faults.arm(at: point)
     do {
         _ = try await resolveRequest(from: scope, mode)

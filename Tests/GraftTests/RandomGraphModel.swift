@@ -2,33 +2,6 @@
 // independent reference model of what Graft should do with them. Nothing here imports Graft,
 // so the model cannot borrow the library's own reasoning.
 
-/// SplitMix64: a tiny, fast, seedable generator; the same seed always gives the same graph.
-struct RandomGraphRNG {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        self.state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in `0..<bound`.
-    mutating func below(_ bound: Int) -> Int {
-        Int(next() % UInt64(bound))
-    }
-
-    /// `true` with probability `percent` / 100.
-    mutating func chance(_ percent: Int) -> Bool {
-        below(100) < percent
-    }
-}
-
 /// The lifetimes the model knows, spelled independently of `Graft.Lifetime`.
 enum ModelLifetime: CaseIterable, CustomStringConvertible {
     case transient, singleton, eagerSingleton, scoped, graph, weak
@@ -133,7 +106,7 @@ struct ModelGraph: CustomStringConvertible {
 
     init(seed: UInt64) {
         self.seed = seed
-        var rng = RandomGraphRNG(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let count = 2 + rng.below(11)
         var keys = Array(0..<Self.poolSize)
         for index in keys.indices.reversed() {
