@@ -148,8 +148,13 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
         for hint in hints {
             lines.append("\(indent)\(hint)")
         }
+        // A summary that already ends with the underlying error ("factory of Engine threw: …")
+        // does not repeat it.
         if let underlyingError, !(underlyingError is GraftError) {
-            lines.append("\(indent)underlying error: \(String(describing: underlyingError))")
+            let described = String(describing: underlyingError)
+            if !summary.hasSuffix(described) {
+                lines.append("\(indent)underlying error: \(described)")
+            }
         }
         for (number, problem) in problems.enumerated() {
             lines.append("\(indent)\(number + 1). \(problem.summary)")

@@ -182,9 +182,7 @@ private struct BodyFailed: Error, Equatable {
                 Graft: 2 disposals failed while closing the scope
                   every other instance was disposed
                   1. dispose() of Resource["c"] threw: c is jammed
-                     underlying error: c is jammed
                   2. dispose() of Resource["a"] threw: a is jammed
-                     underlying error: a is jammed
                 """
         )
     }

@@ -15,7 +15,7 @@ struct ResolveState: Sendable {
     @usableFromInline var frame: ResolutionFrame?
     /// State shared by one top-level resolve call, made the first time something needs it.
     @usableFromInline var call: CallState?
-    /// The singleton being created, when the resolution runs on its behalf.
+    /// The singleton (or `.weak` instance) being created, when the resolution runs on its behalf.
     @usableFromInline var singleton: Entry?
     /// How many services deep the resolution is, to move very deep ones to a fresh stack.
     @usableFromInline var depth = 0
