@@ -112,7 +112,7 @@ private struct Boom: Error, CustomStringConvertible {
         #expect(
             error?.description == """
                 Graft: cannot resolve Tyre: the container it came from no longer exists
-                  keep the Container alive while Lazy or Provider values from it are in use
+                  keep the Container alive while Lazy, Provider or @Injected values from it are in use
                 """
         )
     }

@@ -17,6 +17,19 @@ private final class Panel {
     @Injected var dial: Dial
 }
 
+/// A service with injected properties: main-actor isolation is what lets a class with
+/// `@Injected` (stored `var`) properties be `Sendable`, and so be a registered service.
+@MainActor private final class Cockpit {
+    @Injected var dial: Dial
+
+    nonisolated init() {}
+}
+
+/// Who binds the singleton's `@Injected` properties.
+enum InjectedBinder: String, CaseIterable, Sendable {
+    case activationHookResolver, container, scope
+}
+
 /// Instances and containers go away when nothing needs them any more.
 @Suite struct LeakTests {
     @Test func closedScopeReleasesItsScopedInstances() throws {
@@ -79,6 +92,55 @@ private final class Panel {
         }
         #expect(panel == nil)
         #expect(container == nil)
+    }
+
+    @Test(arguments: InjectedBinder.allCases)
+    func singletonWithInjectedPropertiesBoundToItsContainerDoesNotKeepItAlive(_ binder: InjectedBinder) async throws {
+        weak var container: Container?
+        weak var cockpit: Cockpit?
+        do {
+            var builder = ContainerBuilder()
+            builder.register(Gauge.self, using: Gauge.init)
+            builder.register(Dial.self, lifetime: .singleton, using: Dial.init(gauge:gauges:))
+            builder.register(Cockpit.self, lifetime: .singleton) { _ in Cockpit() }
+            if binder == .activationHookResolver {
+                builder.onActivation(Cockpit.self) { cockpit, resolver in resolver.injectProperties(into: cockpit) }
+            }
+            let strong = try await builder.build()
+            let scope = strong.makeScope()
+            let resolved = try await strong.resolve(Cockpit.self)
+            switch binder {
+            case .activationHookResolver: break
+            case .container: strong.injectProperties(into: resolved)
+            case .scope: scope.injectProperties(into: resolved)
+            }
+            let dial = try await MainActor.run { try resolved.$dial.value }
+            #expect(try await strong.resolve(Dial.self) === dial)
+            container = strong
+            cockpit = resolved
+        }
+        #expect(container == nil)
+        #expect(cockpit == nil)
+    }
+
+    @Test func injectedPropertyReadAfterItsContainerIsGoneThrowsClosed() throws {
+        let panel = Panel()
+        do {
+            var builder = ContainerBuilder()
+            builder.register(Gauge.self, using: Gauge.init)
+            builder.register(Dial.self, using: Dial.init(gauge:gauges:))
+            try builder.build().injectProperties(into: panel)
+        }
+
+        let error = #expect(throws: GraftError.self) { try panel.$dial.value }
+
+        #expect(error?.code == .closed)
+        #expect(
+            error?.description == """
+                Graft: cannot resolve Dial: the container it came from no longer exists
+                  keep the Container alive while Lazy, Provider or @Injected values from it are in use
+                """
+        )
     }
 
     @Test func weakInstanceGoesWithItsLastHolder() throws {

@@ -17,13 +17,26 @@
 /// timer.clock.start()
 /// ```
 ///
-/// Reading an unbound property is a programmer error, like unwrapping `nil`: it stops the
-/// program with a message that says how to bind it. Use the projected value
-/// (`try $clock.value`) to handle that case as a thrown ``GraftError`` instead.
+/// A property bound to a container or scope holds it weakly, like ``Lazy`` and ``Provider``:
+/// an object the container keeps (a singleton bound in an activation hook) never keeps the
+/// container alive. Reading a property after its container is gone is an error.
+///
+/// Reading a property that cannot be resolved (unbound, its container gone, its factory
+/// failing) is a programmer error, like unwrapping `nil`: it stops the program with the
+/// error's message, which says what to do. Use the projected value (`try $clock.value`) to
+/// handle those cases as a thrown ``GraftError`` instead.
 @propertyWrapper
 public final class Injected<Value: Sendable>: Sendable {
+    /// Where the property resolves from.
+    private enum Binding: Sendable {
+        /// A container or scope (or a factory's resolver, through its scope), held weakly.
+        case origin(ResolutionOrigin)
+        /// A resolver of the app's own, held as given.
+        case resolver(any Resolver)
+    }
+
     private struct State: Sendable {
-        var resolver: (any Resolver)?
+        var binding: Binding?
         var value: Value?
     }
 
@@ -43,9 +56,9 @@ public final class Injected<Value: Sendable>: Sendable {
             do {
                 return try value
             } catch {
-                // The one documented trap (see the type's documentation): reading an unbound
-                // property is a programming error, like force-unwrapping nil. `$property.value`
-                // is the throwing alternative for code that wants to handle it.
+                // The one documented trap (see the type's documentation): reading a property that
+                // cannot be resolved is a programming error, like force-unwrapping nil.
+                // `$property.value` is the throwing alternative for code that wants to handle it.
                 fatalError(error.description)
             }
         }
@@ -63,20 +76,29 @@ public final class Injected<Value: Sendable>: Sendable {
     ///   is not bound, or the resolver's error when resolving fails.
     public var value: Value {
         get throws(GraftError) {
-            let (resolver, existing) = state.withLock { ($0.resolver, $0.value) }
+            let (binding, existing) = state.withLock { ($0.binding, $0.value) }
             if let existing { return existing }
-            guard let resolver else {
+            let key = ServiceKey(Value.self, name: name)
+            guard let binding else {
                 throw GraftError(
                     .unboundProperty,
                     "@Injected property of type \(Value.self) was read before it was bound to a container",
-                    service: ServiceKey(Value.self, name: name).description,
+                    service: key.description,
                     hints: [
                         "bind the object first: container.injectProperties(into: object), "
                             + "or bind this property: object.$property.bind(to: container)"
                     ]
                 )
             }
-            let resolved = try resolver.resolve(Value.self, name: name)
+            let resolved: Value
+            switch binding {
+            case .origin(let origin):
+                let (container, scope) = try origin.resolvable(key)
+                var resolution = ResolveState(scope: scope)
+                resolved = try container.resolve(Value.self, name: name, &resolution)
+            case .resolver(let resolver):
+                resolved = try resolver.resolve(Value.self, name: name)
+            }
             return state.withLock { state in
                 if let value = state.value { return value }
                 state.value = resolved
@@ -87,13 +109,17 @@ public final class Injected<Value: Sendable>: Sendable {
 
     /// Makes the property resolve from `resolver` on its next first read.
     ///
-    /// - Parameter resolver: A container or scope.
+    /// A container or scope is held weakly; see the type's documentation.
+    ///
+    /// - Parameter resolver: A container or scope, or the resolver a factory or activation hook
+    ///   receives (the property then resolves from that resolver's scope).
     public func bind(to resolver: any Resolver) {
-        state.withLock { $0.resolver = resolver }
+        let binding = ResolutionOrigin(resolver).map(Binding.origin) ?? .resolver(resolver)
+        state.withLock { $0.binding = binding }
     }
 
     /// Whether the property has a resolver or a value.
-    public var isBound: Bool { state.withLock { $0.resolver != nil || $0.value != nil } }
+    public var isBound: Bool { state.withLock { $0.binding != nil || $0.value != nil } }
 }
 
 /// Lets ``Container/injectProperties(into:)`` find `@Injected` properties by reflection.

@@ -119,41 +119,33 @@ extension ContainerCore {
     }
 }
 
-/// What a `Lazy` or `Provider` needs to resolve its service later: the entry and the scope it
-/// was injected from, held weakly so the holder never keeps a container alive.
+/// What a `Lazy` or `Provider` needs to resolve its service later: the entry, and the container
+/// and scope it was injected from, held weakly so the holder never keeps a container alive.
 @usableFromInline
 struct DeferredLink: Sendable {
-    weak var container: ContainerCore?
-    weak var scope: ScopeCore?
+    let origin: ResolutionOrigin
     @usableFromInline let target: Int
     @usableFromInline let key: ServiceKey
 
-    /// The coordinator of the container the link came from, which makes a `Lazy` value once.
-    func coordinator() throws(GraftError) -> CreationCoordinator {
-        try context().0.coordinator
+    init(container: ContainerCore, scope: ScopeCore, target: Int, key: ServiceKey) {
+        self.origin = ResolutionOrigin(container: container, scope: scope)
+        self.target = target
+        self.key = key
     }
 
-    private func context() throws(GraftError) -> (ContainerCore, ScopeCore) {
-        guard let container, let scope else {
-            throw GraftError(
-                .closed,
-                "cannot resolve \(key.subject): the container it came from no longer exists",
-                service: key.description,
-                hints: ["keep the Container alive while Lazy or Provider values from it are in use"]
-            )
-        }
-        if scope.isClosed { throw container.closedError(key, scope) }
-        return (container, scope)
+    /// The coordinator of the container the link came from, which makes a `Lazy` value once.
+    func coordinator() throws(GraftError) -> CreationCoordinator {
+        try origin.resolvable(key).0.coordinator
     }
 
     func resolve<Service: Sendable>(_ type: Service.Type) throws(GraftError) -> Service {
-        let (container, scope) = try context()
+        let (container, scope) = try origin.resolvable(key)
         var state = ResolveState(scope: scope)
         return try container.make(container.table.entries[target], &state)
     }
 
     func resolveAsync<Service: Sendable>(_ type: Service.Type) async throws(GraftError) -> Service {
-        let (container, scope) = try context()
+        let (container, scope) = try origin.resolvable(key)
         var state = ResolveState(scope: scope)
         return try await container.makeAsync(container.table.entries[target], &state)
     }
