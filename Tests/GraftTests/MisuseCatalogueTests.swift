@@ -29,7 +29,7 @@ private enum RepositoryFiles {
 /// One row of the table in `docs/errors.md`.
 private struct CatalogueRow {
     let misuse: String
-    /// The code spans of the "code" column.
+    /// The codes the "code" column names (its code spans that are identifiers).
     let codes: [String]
     /// The code spans of the "what the user reads" column.
     let messages: [String]
@@ -38,7 +38,7 @@ private struct CatalogueRow {
 
     /// Reads the rows of the catalogue's table, skipping its header and separator.
     static func parse(_ markdown: String) -> [CatalogueRow] {
-        markdown.split(separator: "\n").dropFirst(0).compactMap { line -> CatalogueRow? in
+        markdown.split(separator: "\n").compactMap { line -> CatalogueRow? in
             guard line.hasPrefix("| "), !line.hasPrefix("| misuse ") else { return nil }
             let cells = line.split(separator: "|", omittingEmptySubsequences: false)
                 .dropFirst().dropLast()
@@ -46,7 +46,7 @@ private struct CatalogueRow {
             guard cells.count == 4 else { return nil }
             return CatalogueRow(
                 misuse: cells[0],
-                codes: codeSpans(in: cells[1]),
+                codes: codeSpans(in: cells[1]).filter { $0.allSatisfy(\.isLetter) },
                 messages: codeSpans(in: cells[2]),
                 tests: cells[3].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             )
@@ -119,19 +119,23 @@ private func spellings(of fragment: String) -> [String] {
         }
     }
 
-    @Test func everyErrorCodeHasACatalogueEntry() throws {
-        let catalogue = try RepositoryFiles.text("docs/errors.md")
+    @Test func everyErrorCodeHasACatalogueEntryAndEveryEntryARealCode() throws {
+        let rows = CatalogueRow.parse(try RepositoryFiles.text("docs/errors.md"))
+        // `public static let notRegistered = Code(.notRegistered)` declares the code `notRegistered`.
         let declarations = try RepositoryFiles.text("Sources/Graft/GraftError.swift")
-        let codes = declarations.split(separator: "\n").compactMap { line -> String? in
-            let words = line.split(separator: " ")
-            guard let let_ = words.firstIndex(of: "let"), words.prefix(let_).contains("static"),
-                line.contains("= Code(")
-            else { return nil }
-            return words.indices.contains(let_ + 1) ? String(words[let_ + 1]) : nil
-        }
-        #expect(codes.count >= 19, "the codes were not found in GraftError.swift: \(codes)")
-        for code in codes {
-            #expect(catalogue.contains("`\(code)`"), "docs/errors.md does not mention `\(code)`")
-        }
+        let declared = Set(
+            declarations.split(separator: "\n").compactMap { line -> String? in
+                let words = line.split(separator: " ")
+                guard let letIndex = words.firstIndex(of: "let"), words[..<letIndex].contains("static"),
+                    line.contains("= Code("), words.indices.contains(letIndex + 1)
+                else { return nil }
+                return String(words[letIndex + 1])
+            }
+        )
+        #expect(declared.count >= 19, "the codes were not found in GraftError.swift: \(declared)")
+
+        let catalogued = Set(rows.flatMap(\.codes))
+        #expect(declared.subtracting(catalogued).isEmpty, "codes with no row in docs/errors.md")
+        #expect(catalogued.subtracting(declared).isEmpty, "docs/errors.md names codes Graft does not have")
     }
 }
