@@ -197,6 +197,17 @@ private func runOnDedicatedThreads(_ count: Int, _ body: @escaping @Sendable (In
         }
     }
 
+    /// Hammers `fetch` and expects every resolve to return the first probe made (serial 1).
+    private func expectTheFirstInstanceEveryTime(_ driver: ContentionDriver, _ fetch: Fetch<Probe>) async {
+        let (seen, errors) = await hammer(driver, fetch: fetch) { _, probe, seen in
+            seen.serials[0].insert(probe.serial)
+        }
+
+        #expect(errors.isEmpty, "\(errors.prefix(5))")
+        #expect(seen.resolves == Self.totalResolves)
+        #expect(seen.serials[0] == [1])
+    }
+
     private func counting(_ created: borrowing Atomic<Int>) -> Probe {
         Probe(serial: created.add(1, ordering: .relaxed).newValue)
     }
@@ -222,17 +233,13 @@ private func runOnDedicatedThreads(_ count: Int, _ body: @escaping @Sendable (In
         builder.register(Probe.self, lifetime: .singleton) { _ in counting(created) }
         let container = try await builder.build()
 
-        let fetch = Fetch(
-            sync: { _ in try container.resolve(Probe.self) },
-            async: { _ in try await container.resolve(Probe.self) }
+        await expectTheFirstInstanceEveryTime(
+            driver,
+            Fetch(
+                sync: { _ in try container.resolve(Probe.self) },
+                async: { _ in try await container.resolve(Probe.self) }
+            )
         )
-        let (seen, errors) = await hammer(driver, fetch: fetch) { _, probe, seen in
-            seen.serials[0].insert(probe.serial)
-        }
-
-        #expect(errors.isEmpty, "\(errors.prefix(5))")
-        #expect(seen.resolves == Self.totalResolves)
-        #expect(seen.serials[0] == [1])
         #expect(created.load(ordering: .relaxed) == 1)
     }
 
@@ -318,17 +325,13 @@ private func runOnDedicatedThreads(_ count: Int, _ body: @escaping @Sendable (In
         let lazy = try await container.resolve(Lazy<Probe>.self)
         #expect(!lazy.isCreated)
 
-        let fetch = Fetch(
-            sync: { _ in try lazy.value },
-            async: { _ in try await lazy.asyncValue }
+        await expectTheFirstInstanceEveryTime(
+            driver,
+            Fetch(
+                sync: { _ in try lazy.value },
+                async: { _ in try await lazy.asyncValue }
+            )
         )
-        let (seen, errors) = await hammer(driver, fetch: fetch) { _, probe, seen in
-            seen.serials[0].insert(probe.serial)
-        }
-
-        #expect(errors.isEmpty, "\(errors.prefix(5))")
-        #expect(seen.resolves == Self.totalResolves)
-        #expect(seen.serials[0] == [1])
         #expect(created.load(ordering: .relaxed) == 1)
     }
 

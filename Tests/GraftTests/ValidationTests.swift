@@ -291,10 +291,23 @@ private func chainBuilder(count: Int) -> (ContainerBuilder, any Chained.Type) {
         )
     }
 
-    @Test func captiveDependencyThroughAClosureIsFoundWhenResolving() throws {
+    @Test(arguments: [
+        (
+            Lifetime.singleton,
+            "captive dependency: Holder (.singleton) resolved Order (.scoped) while being created",
+            "a .singleton outlives each .scoped instance; make Holder .scoped, or make Order live as long"
+        ),
+        (
+            .weak,
+            "captive dependency: Holder (.weak) resolved Order (.scoped) while being created",
+            "a .weak instance is shared by every scope and call while anything holds it, so it outlives each "
+                + ".scoped instance; make Holder .scoped, or make Order live as long"
+        ),
+    ])
+    func captiveDependencyThroughAClosureIsFoundWhenResolving(holder: Lifetime, summary: String, hint: String) throws {
         var builder = ContainerBuilder()
         builder.register(Order.self, lifetime: .scoped, using: Order.init)
-        builder.register(Holder.self, lifetime: .singleton) { r in
+        builder.register(Holder.self, lifetime: holder) { r in
             _ = try r.resolve(Order.self)
             return Holder()
         }
@@ -303,30 +316,7 @@ private func chainBuilder(count: Int) -> (ContainerBuilder, any Chained.Type) {
         let error = #expect(throws: GraftError.self) { try container.makeScope().resolve(Holder.self) }
 
         #expect(error?.code == .captiveDependency)
-        #expect(
-            error?.summary == "captive dependency: Holder (.singleton) resolved Order (.scoped) while being created"
-        )
-    }
-
-    @Test func weakServiceResolvingAScopedOneThroughAClosureIsCaptiveWhenResolving() throws {
-        var builder = ContainerBuilder()
-        builder.register(Order.self, lifetime: .scoped, using: Order.init)
-        builder.register(Holder.self, lifetime: .weak) { r in
-            _ = try r.resolve(Order.self)
-            return Holder()
-        }
-        let container = try builder.build()
-
-        let error = #expect(throws: GraftError.self) { try container.makeScope().resolve(Holder.self) }
-
-        #expect(error?.code == .captiveDependency)
-        #expect(
-            error?.description == """
-                Graft: captive dependency: Holder (.weak) resolved Order (.scoped) while being created
-                  resolving: Holder → Order
-                  a .weak instance is shared by every scope and call while anything holds it, so it outlives each .scoped instance; make Holder .scoped, or make Order live as long
-                """
-        )
+        #expect(error?.description == "Graft: \(summary)\n  resolving: Holder → Order\n  \(hint)")
     }
 
     @Test func unmetModuleRequirementNamesTheModule() {
