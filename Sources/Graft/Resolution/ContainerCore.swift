@@ -40,7 +40,12 @@ final class ContainerCore: Sendable {
                     return .failure(error)
                 }
             }
-            return try result.get()
+            // Consuming the result moves the instance out; `get()` would copy it, and a copy of a
+            // shared instance is a retain and a release on a cache line every thread touches.
+            switch consume result {
+            case .success(let service): return service
+            case .failure(let error): throw error
+            }
         }
         guard let entry = table.entry(for: ObjectIdentifier(type), name: name) else {
             return try resolveUnregistered(type, name: name, &state)
@@ -79,8 +84,10 @@ final class ContainerCore: Sendable {
     @inlinable
     func make<Service: Sendable>(_ entry: Entry, _ state: inout ResolveState) throws(GraftError) -> Service {
         // An existing singleton needs neither the maker nor any bookkeeping: one acquire load.
+        // The slot keeps its box for the container's whole life, so the box is borrowed, not
+        // retained; only the instance handed to the caller is.
         if entry.isRootOwned, let address = singletons.address(entry.slot) {
-            return Unmanaged<InstanceBox<Service>>.fromOpaque(address).takeUnretainedValue().value
+            return Unmanaged<InstanceBox<Service>>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.value }
         }
         return try make(entry, maker(entry, as: Service.self), &state)
     }
@@ -124,7 +131,7 @@ final class ContainerCore: Sendable {
             return try create(entry, maker, &state, owner: state.scope)
         case .singleton, .eagerSingleton:
             if let address = singletons.address(entry.slot) {
-                return Unmanaged<InstanceBox<Service>>.fromOpaque(address).takeUnretainedValue().value
+                return Unmanaged<InstanceBox<Service>>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.value }
             }
             try requireNoAwait(entry)
             return try createShared(entry, maker, &state)
