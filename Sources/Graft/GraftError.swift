@@ -183,6 +183,7 @@ extension GraftError {
 extension GraftError {
     /// `error` itself when it is a `GraftError` (what Graft's own closures throw through
     /// untyped `rethrows` APIs), or `error` wrapped as a factory failure.
+    @usableFromInline
     static func wrapping(_ error: any Error) -> GraftError {
         if let error = error as? GraftError { return error }
         return GraftError(.factoryFailed, "\(error)", underlyingError: error)

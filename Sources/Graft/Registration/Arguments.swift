@@ -9,6 +9,12 @@ struct ArgumentCursor {
     // that created it holds both the container and the entry for that whole time.
     @usableFromInline unowned(unsafe) let container: ContainerCore
     @usableFromInline unowned(unsafe) let entry: Entry
+    // The same container, and the entry's plain targets, in forms that plain dependencies (the
+    // common case) use without retaining anything: reading a field through an `unowned`
+    // reference, or passing one along, costs a retain and a release on an object that every
+    // thread resolving this service shares.
+    @usableFromInline let borrowedContainer: Unmanaged<ContainerCore>
+    @usableFromInline let plainTargets: UnsafePointer<Unmanaged<Entry>?>?
     /// Values resolved ahead of time by the async path; `nil` when resolving as we go.
     @usableFromInline let prefetched: [(any Sendable)?]?
     @usableFromInline var position = 0
@@ -17,6 +23,8 @@ struct ArgumentCursor {
     init(container: ContainerCore, entry: Entry, prefetched: [(any Sendable)?]? = nil) {
         self.container = container
         self.entry = entry
+        self.borrowedContainer = Unmanaged.passUnretained(container)
+        self.plainTargets = prefetched == nil ? UnsafePointer(bitPattern: entry.plainTargetsAddress) : nil
         self.prefetched = prefetched
     }
 
@@ -28,6 +36,9 @@ struct ArgumentCursor {
     ) throws(GraftError) -> Parameter {
         let index = position
         position += 1
+        if let target = plainTargets?[index] {
+            return try ContainerCore.makePlain(borrowedContainer, target, &state, as: Parameter.self)
+        }
         let dependency = entry.dependencies[index]
         let link = entry.links[index]
         let value: (any Sendable)?
@@ -47,6 +58,30 @@ struct ArgumentCursor {
 }
 
 extension ContainerCore {
+    /// The instance of a plain dependency, borrowing the container and the entry instead of
+    /// retaining them.
+    @inlinable
+    static func makePlain<Parameter: Sendable>(
+        _ container: Unmanaged<ContainerCore>,
+        _ target: Unmanaged<Entry>,
+        _ state: inout ResolveState,
+        as type: Parameter.Type
+    ) throws(GraftError) -> Parameter {
+        // The borrowing closures rethrow untyped errors, and their value cannot come back in
+        // an optional or a `Result`: this code is not specialized, so such a generic type would
+        // be looked up at run time on every call. The value comes back as it is, and an error,
+        // always a `GraftError`, is unboxed on the way out.
+        do {
+            return try container._withUnsafeGuaranteedRef { container in
+                try target._withUnsafeGuaranteedRef { entry in
+                    try entry.maker.make(container, entry, &state, as: Parameter.self)
+                }
+            }
+        } catch {
+            throw GraftError.wrapping(error)
+        }
+    }
+
     /// The value for parameter `index` of `entry`, untyped: resolved now, a `Lazy`/`Provider`,
     /// or `nil` for an unregistered optional.
     @usableFromInline

@@ -14,6 +14,10 @@ final class Entry: Sendable {
     /// For each dependency, the index of the entry that answers it, or `-1` when none does
     /// (an unregistered optional).
     @usableFromInline let links: [Int]
+    /// Where this entry's parameters start in its table's ``PlainTargets``, as an address: a
+    /// plain integer, so reading it touches no reference count (see ``ArgumentCursor``). The
+    /// buffer lives as long as the table, which outlives every resolve that reads it.
+    @usableFromInline let plainTargetsAddress: UInt
     @usableFromInline let activations: [Activation]
     /// Index into the container's singleton slots or a scope's instance slots; `-1` otherwise.
     @usableFromInline let slot: Int
@@ -36,6 +40,7 @@ final class Entry: Sendable {
         registration: Registration,
         index: Int,
         links: [Int],
+        plainTargetsAddress: UInt,
         slot: Int,
         asyncCause: Int?,
         aliasTarget: Int?
@@ -47,6 +52,7 @@ final class Entry: Sendable {
         self.maker = registration.maker
         self.dependencies = registration.dependencies
         self.links = links
+        self.plainTargetsAddress = plainTargetsAddress
         self.activations = registration.activations
         self.hasActivations = !registration.activations.isEmpty
         self.isRootOwned = registration.lifetime.isRootOwned && !registration.kind.isInstance

@@ -17,6 +17,8 @@ final class RegistrationTable: Sendable {
     /// thousands of services from allocating thousands of arrays.
     private let groupedByType: [Entry]
     private let typeRanges: [ObjectIdentifier: Range<Int>]
+    /// The buffer every entry's ``Entry/plainTargetsAddress`` points into.
+    private let plainTargets: PlainTargets
     let singletonSlotCount: Int
     /// Per entry, whether what it makes needs disposal.
     @usableFromInline let disposability: DisposabilityMemo
@@ -44,6 +46,15 @@ final class RegistrationTable: Sendable {
         let graph = DependencyGraph(registrations: registrations, winners: winners)
         let asyncCauses = graph.asyncCauses
 
+        var offsets: [Int] = []
+        offsets.reserveCapacity(registrations.count)
+        var parameterCount = 0
+        for registration in registrations {
+            offsets.append(parameterCount)
+            parameterCount += registration.dependencies.count
+        }
+        let plainTargets = PlainTargets(capacity: parameterCount)
+
         var entries: [Entry] = []
         entries.reserveCapacity(registrations.count)
         var singletonSlots = 0
@@ -69,6 +80,7 @@ final class RegistrationTable: Sendable {
                     registration: registration,
                     index: index,
                     links: graph.links[index],
+                    plainTargetsAddress: plainTargets.address(at: offsets[index]),
                     slot: slot,
                     asyncCause: asyncCauses[index],
                     aliasTarget: aliasTarget
@@ -91,6 +103,8 @@ final class RegistrationTable: Sendable {
             }
             typeCounts[entry.key.id, default: 0] += 1
         }
+        plainTargets.link(entries, offsets: offsets)
+        self.plainTargets = plainTargets
         self.entries = entries
         self.unnamed = TypeTable(unnamed)
         self.named = named
