@@ -123,20 +123,27 @@ private struct Sightings: Sendable {
 }
 
 /// Runs `body(index)` on `count` threads of its own, all at once, and waits for them.
-private func runOnDedicatedThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let group = DispatchGroup()
-    for index in 0..<count {
-        group.enter()
-        let thread = Thread {
-            body(index)
-            group.leave()
+///
+/// The wait suspends instead of blocking: a blocked thread of Swift's cooperative pool (two
+/// threads on a two-core machine) would stall every other test that runs meanwhile.
+private func runOnDedicatedThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+    await withCheckedContinuation { continuation in
+        let group = DispatchGroup()
+        for index in 0..<count {
+            group.enter()
+            let thread = Thread {
+                body(index)
+                group.leave()
+            }
+            thread.start()
         }
-        thread.start()
+        group.notify(queue: .global()) { continuation.resume() }
     }
-    group.wait()
 }
 
-@Suite struct ContentionTests {
+/// One case at a time: each saturates both cores for seconds (minutes under ThreadSanitizer),
+/// and several at once would starve the other suites' time-limited tests.
+@Suite(.serialized) struct ContentionTests {
     /// Resolves in total per lifetime and driver: 10^6.
     static let totalResolves = 1_000_000
     static let scopeCount = 8
@@ -154,7 +161,7 @@ private func runOnDedicatedThreads(_ count: Int, _ body: @escaping @Sendable (In
         switch driver {
         case .fourThreads:
             let merged = Guarded((Sightings(buckets: buckets), [String]()))
-            DispatchQueue.concurrentPerform(iterations: driver.workers) { worker in
+            await runOnDedicatedThreads(driver.workers) { worker in
                 var local = Sightings(buckets: buckets)
                 var error: String?
                 do {
@@ -180,6 +187,10 @@ private func runOnDedicatedThreads(_ count: Int, _ body: @escaping @Sendable (In
                             for iteration in (worker * share)..<((worker + 1) * share) {
                                 record(iteration, try await fetch.async(iteration), &local)
                                 local.resolves += 1
+                                // A resolve of an existing instance does not suspend: yield now
+                                // and then, so the tasks interleave, as an app's would, and the
+                                // pool's two threads keep serving other tests too.
+                                if local.resolves.isMultiple(of: 100) { await Task.yield() }
                             }
                         } catch {
                             return (local, "task \(worker): \(error)")
@@ -357,13 +368,13 @@ private func runOnDedicatedThreads(_ count: Int, _ body: @escaping @Sendable (In
         withExtendedLifetime(holder) {}
     }
 
-    @Test func scopesCreatedAndClosedWhileOtherThreadsResolveFromThemDisposeEverythingExactlyOnce() throws {
+    @Test func scopesCreatedAndClosedWhileOtherThreadsResolveFromThemDisposeEverythingExactlyOnce() async throws {
         let tally = DisposalTally()
         var builder = ContainerBuilder()
         builder.register(DisposalTally.self, instance: tally)
         builder.register(Tracked.self, using: Tracked.init(tally:))
         builder.register(TrackedSession.self, lifetime: .scoped, using: TrackedSession.init(tracked:))
-        let container = try builder.build()
+        let container = try await builder.build()
 
         let slotCount = 8
         let resolvesPerThread = 25_000
@@ -378,7 +389,7 @@ private func runOnDedicatedThreads(_ count: Int, _ body: @escaping @Sendable (In
         // children of another slot's scope, so closing a parent closes them early); threads 2
         // and 3 resolve from whatever scope a slot holds at that moment. Dedicated threads, so
         // the churners (who wait for the resolvers) cannot starve them on a two-core machine.
-        runOnDedicatedThreads(4) { thread in
+        await runOnDedicatedThreads(4) { thread in
             if thread < 2 {
                 var round = 0
                 while resolversLeft.load(ordering: .acquiring) > 0 || round < 100 {
@@ -417,8 +428,8 @@ private func runOnDedicatedThreads(_ count: Int, _ body: @escaping @Sendable (In
             }
             resolversLeft.subtract(1, ordering: .releasing)
         }
-        for scope in slots.withLock({ $0 }) { try scope.close() }
-        try container.shutdown()
+        for scope in slots.withLock({ $0 }) { try await scope.close() }
+        try await container.shutdown()
 
         let created = tally.created.load(ordering: .relaxed)
         #expect(unexpected.withLock { $0 }.isEmpty, "\(unexpected.withLock { $0 }.prefix(5))")
