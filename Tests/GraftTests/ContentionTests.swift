@@ -115,6 +115,13 @@ private struct Sightings: Sendable {
         serials = Array(repeating: [], count: buckets)
     }
 
+    /// Notes `serial` as this worker's newest instance. Serials come from one atomic counter, so
+    /// within one worker they only grow; one that does not was kept from an earlier call.
+    mutating func expectNew(_ serial: Int) {
+        if let last = serials[0].first, serial <= last { violations += 1 }
+        serials[0] = [serial]
+    }
+
     mutating func merge(_ other: Sightings) {
         for index in serials.indices { serials[index].formUnion(other.serials[index]) }
         violations += other.violations
@@ -294,10 +301,7 @@ private func runOnDedicatedThreads(_ count: Int, _ body: @escaping @Sendable (In
         )
         let (seen, errors) = await hammer(driver, fetch: fetch) { _, pair, seen in
             if pair.left !== pair.right { seen.violations += 1 }
-            // Serials come from one atomic counter, so within one worker they only grow; a
-            // `.graph` instance kept across calls would repeat one.
-            if let last = seen.serials[0].first, pair.left.serial <= last { seen.violations += 1 }
-            seen.serials[0] = [pair.left.serial]
+            seen.expectNew(pair.left.serial)
         }
 
         #expect(errors.isEmpty, "\(errors.prefix(5))")
@@ -317,8 +321,7 @@ private func runOnDedicatedThreads(_ count: Int, _ body: @escaping @Sendable (In
             async: { _ in try await container.resolve(Probe.self) }
         )
         let (seen, errors) = await hammer(driver, fetch: fetch) { _, probe, seen in
-            if let last = seen.serials[0].first, probe.serial <= last { seen.violations += 1 }
-            seen.serials[0] = [probe.serial]
+            seen.expectNew(probe.serial)
         }
 
         #expect(errors.isEmpty, "\(errors.prefix(5))")

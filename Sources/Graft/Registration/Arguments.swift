@@ -5,15 +5,14 @@
 /// and a plain dependency arrives with its type, with no dynamic cast.
 @usableFromInline
 struct ArgumentCursor {
-    // `unowned(unsafe)`: a cursor lives only while its entry's factory runs, and the resolve
-    // that created it holds both the container and the entry for that whole time.
-    @usableFromInline unowned(unsafe) let container: ContainerCore
-    @usableFromInline unowned(unsafe) let entry: Entry
-    // The same container, and the entry's plain targets, in forms that plain dependencies (the
-    // common case) use without retaining anything: reading a field through an `unowned`
-    // reference, or passing one along, costs a retain and a release on an object that every
-    // thread resolving this service shares.
+    // Unretained (`Unmanaged`, `unowned(unsafe)`): a cursor lives only while its entry's
+    // factory runs, and the resolve that created it holds both the container and the entry for
+    // that whole time.
     @usableFromInline let borrowedContainer: Unmanaged<ContainerCore>
+    @usableFromInline unowned(unsafe) let entry: Entry
+    /// The entry's plain targets (see ``PlainTargets``), read without touching the entry:
+    /// reading a field through an `unowned` reference, or passing one along, costs a retain and
+    /// a release on an object every thread resolving this service shares.
     @usableFromInline let plainTargets: UnsafePointer<Unmanaged<Entry>?>?
     /// Values resolved ahead of time by the async path; `nil` when resolving as we go.
     @usableFromInline let prefetched: [(any Sendable)?]?
@@ -21,9 +20,8 @@ struct ArgumentCursor {
 
     @usableFromInline
     init(container: ContainerCore, entry: Entry, prefetched: [(any Sendable)?]? = nil) {
-        self.container = container
-        self.entry = entry
         self.borrowedContainer = Unmanaged.passUnretained(container)
+        self.entry = entry
         self.plainTargets = prefetched == nil ? UnsafePointer(bitPattern: entry.plainTargetsAddress) : nil
         self.prefetched = prefetched
     }
@@ -39,14 +37,12 @@ struct ArgumentCursor {
         if let target = plainTargets?[index] {
             return try ContainerCore.makePlain(borrowedContainer, target, &state, as: Parameter.self)
         }
+        // Everything else (prefetched values, `Lazy`, `Provider`, optionals) arrives untyped.
+        let container = borrowedContainer.takeUnretainedValue()
         let dependency = entry.dependencies[index]
-        let link = entry.links[index]
         let value: (any Sendable)?
         if let prefetched {
             value = prefetched[index]
-        } else if dependency.kind == .direct {
-            let target = container.table.entries[link]
-            return try target.maker.make(container, target, &state, as: Parameter.self)
         } else {
             value = try container.argument(index, of: entry, &state)
         }
