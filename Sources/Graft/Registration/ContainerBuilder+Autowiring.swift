@@ -14,8 +14,9 @@ extension ContainerBuilder {
     ///   - type: The type the registration answers for.
     ///   - name: A name to tell several registrations of one type apart.
     ///   - lifetime: How long an instance lives; `.transient` by default.
+    ///   - fileID: Where the registration is made, for messages; leave the default.
+    ///   - line: Where the registration is made, for messages; leave the default.
     ///   - initializer: Makes an instance from its dependencies, each resolved by its type.
-    @inlinable
     public mutating func register<Service: Sendable, each Parameter: Sendable>(
         _ type: Service.Type,
         name: String? = nil,
@@ -24,20 +25,11 @@ extension ContainerBuilder {
         line: Int = #line,
         using initializer: @escaping @Sendable (repeat each Parameter) throws -> Service
     ) {
-        add(
-            Registration(
-                type,
-                name: name,
-                lifetime: lifetime,
-                kind: .autowired,
-                construct: .autowired { cursor, state in
-                    try initializer(repeat cursor.next((each Parameter).self, &state))
-                },
-                dependencies: Self.dependencies(of: (repeat (each Parameter).self)),
-                fileID: fileID,
-                line: line
-            )
-        )
+        let recipe = Recipe(.autowired) { construction in
+            let service = try initializer(repeat construction.next((each Parameter).self))
+            construction.deliver(service)
+        }
+        addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
     }
 
     /// Registers an `async` initializer or function whose parameters are the service's dependencies.
@@ -50,6 +42,8 @@ extension ContainerBuilder {
     ///   - type: The type the registration answers for.
     ///   - name: A name to tell several registrations of one type apart.
     ///   - lifetime: How long an instance lives; `.transient` by default.
+    ///   - fileID: Where the registration is made, for messages; leave the default.
+    ///   - line: Where the registration is made, for messages; leave the default.
     ///   - initializer: Makes an instance from its dependencies, awaiting what it needs.
     public mutating func register<Service: Sendable, each Parameter: Sendable>(
         _ type: Service.Type,
@@ -59,20 +53,11 @@ extension ContainerBuilder {
         line: Int = #line,
         using initializer: @escaping @Sendable (repeat each Parameter) async throws -> Service
     ) {
-        add(
-            Registration(
-                type,
-                name: name,
-                lifetime: lifetime,
-                kind: .asyncAutowired,
-                construct: .asyncAutowired { cursor, state in
-                    try await initializer(repeat cursor.next((each Parameter).self, &state))
-                },
-                dependencies: Self.dependencies(of: (repeat (each Parameter).self)),
-                fileID: fileID,
-                line: line
-            )
-        )
+        let recipe = Recipe(.asyncAutowired) { construction in
+            let service = try await initializer(repeat construction.next((each Parameter).self))
+            construction.deliver(service)
+        }
+        addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
     }
 
     /// Registers a `@MainActor`-isolated initializer: a view model, a UI controller.
@@ -89,6 +74,8 @@ extension ContainerBuilder {
     ///   - type: The type the registration answers for.
     ///   - name: A name to tell several registrations of one type apart.
     ///   - lifetime: How long an instance lives; `.transient` by default.
+    ///   - fileID: Where the registration is made, for messages; leave the default.
+    ///   - line: Where the registration is made, for messages; leave the default.
     ///   - initializer: Makes an instance on the main actor from its dependencies.
     public mutating func register<Service: Sendable, each Parameter: Sendable>(
         _ type: Service.Type,
@@ -98,20 +85,35 @@ extension ContainerBuilder {
         line: Int = #line,
         usingMainActor initializer: @escaping @MainActor @Sendable (repeat each Parameter) throws -> Service
     ) {
-        register(type, name: name, lifetime: lifetime, fileID: fileID, line: line) {
-            (parameters: repeat each Parameter) async throws -> Service in
-            try await initializer(repeat each parameters)
+        let recipe = Recipe(.asyncAutowired) { construction in
+            let service = try await initializer(repeat construction.next((each Parameter).self))
+            construction.deliver(service)
         }
+        addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
     }
 
     @usableFromInline
-    static func dependencies<each Parameter: Sendable>(
-        of parameters: (repeat (each Parameter).Type)
-    ) -> [Dependency] {
-        var dependencies: [Dependency] = []
+    mutating func addAutowired<Service: Sendable, each Parameter: Sendable>(
+        _ type: Service.Type,
+        _ name: String?,
+        _ lifetime: Lifetime,
+        _ fileID: String,
+        _ line: Int,
+        _ recipe: Recipe,
+        _ parameters: (repeat (each Parameter).Type)
+    ) {
+        var dependencies: [DeclaredDependency] = []
         for parameter in repeat each parameters {
-            dependencies.append(Dependency(parameter: parameter))
+            dependencies.append(DeclaredDependency(parameter: parameter))
         }
-        return dependencies
+        add(
+            type,
+            name: name,
+            lifetime: lifetime,
+            recipe: recipe,
+            dependencies: dependencies,
+            fileID: fileID,
+            line: line
+        )
     }
 }

@@ -22,7 +22,7 @@ extension ContainerBuilder {
         for entry in container.core.table.entries where entry.lifetime == .eagerSingleton {
             var state = ResolveState(scope: container.core.root)
             do {
-                _ = try entry.maker.makeErased(container.core, entry, &state)
+                _ = try container.core.makeErased(entry, &state)
             } catch {
                 failures.append(eagerFailure(entry, error))
             }
@@ -42,7 +42,7 @@ extension ContainerBuilder {
         for entry in container.core.table.entries where entry.lifetime == .eagerSingleton {
             var state = ResolveState(scope: container.core.root)
             do {
-                _ = try await entry.maker.makeErasedAsync(container.core, entry, &state)
+                _ = try await container.core.makeErasedAsync(entry, &state)
             } catch {
                 failures.append(eagerFailure(entry, error))
             }

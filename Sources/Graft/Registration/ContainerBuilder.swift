@@ -42,7 +42,24 @@ public struct ContainerBuilder: Sendable {
     public var count: Int { registrations.count }
 
     @usableFromInline
-    mutating func add(_ registration: Registration) {
+    mutating func add<Service: Sendable>(
+        _ type: Service.Type,
+        name: String?,
+        lifetime: Lifetime,
+        recipe: Recipe,
+        dependencies: [DeclaredDependency] = [],
+        fileID: String,
+        line: Int
+    ) {
+        let registration = Registration(
+            type,
+            name: name,
+            lifetime: lifetime,
+            recipe: recipe,
+            dependencies: dependencies,
+            fileID: fileID,
+            line: line
+        )
         if replacesExisting {
             registrations.removeAll { $0.key == registration.key }
         }
@@ -52,78 +69,43 @@ public struct ContainerBuilder: Sendable {
     /// Registers a closure factory.
     ///
     /// The closure receives a ``Resolver`` for its dependencies. `build()` cannot see what the
-    /// closure resolves; prefer the autowired `register(_:using:)` where an initializer will do,
-    /// so the graph is checked ahead of time.
+    /// closure resolves unless you list it in `dependencies`; prefer the autowired
+    /// `register(_:using:)` where an initializer will do, so the graph is checked ahead of time.
     ///
     /// ```swift
     /// builder.register(Engine.self, name: "v12", lifetime: .singleton) { _ in V12Engine() }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - type: The type the registration answers for; often a protocol.
-    ///   - name: A name to tell several registrations of one type apart.
-    ///   - lifetime: How long an instance lives; `.transient` by default.
-    ///   - factory: Makes an instance.
-    public mutating func register<Service: Sendable>(
-        _ type: Service.Type,
-        name: String? = nil,
-        lifetime: Lifetime = .transient,
-        fileID: String = #fileID,
-        line: Int = #line,
-        factory: @escaping @Sendable (any Resolver) throws -> Service
-    ) {
-        add(
-            Registration(
-                type,
-                name: name,
-                lifetime: lifetime,
-                kind: .closure,
-                construct: .closure(factory),
-                fileID: fileID,
-                line: line
-            )
-        )
-    }
-
-    /// Registers a closure factory that declares what it resolves, so `build()` checks it.
-    ///
-    /// A closure's body is opaque to `build()`; listing its dependencies lets validation report
-    /// a missing one, a cycle or a captive dependency before anything runs, as it does for
-    /// autowired registrations.
-    ///
-    /// ```swift
     /// builder.register(RaceCar.self, dependencies: [Requirement(Engine.self, name: "v12")]) { r in
     ///     RaceCar(engine: try r.resolve(Engine.self, name: "v12"))
     /// }
     /// ```
     ///
+    /// A service whose registered type is ``Disposable`` or ``AsyncDisposable`` is disposed by its
+    /// owner; that is known from the type you register, so register the concrete type (and
+    /// ``alias(_:name:to:targetName:fileID:line:)`` a protocol to it) when only the concrete
+    /// type conforms.
+    ///
     /// - Parameters:
-    ///   - type: The type the registration answers for.
+    ///   - type: The type the registration answers for; often a protocol.
     ///   - name: A name to tell several registrations of one type apart.
     ///   - lifetime: How long an instance lives; `.transient` by default.
-    ///   - dependencies: The services the closure resolves.
+    ///   - dependencies: The services the closure resolves, for `build()` to check.
+    ///   - fileID: Where the registration is made, for messages; leave the default.
+    ///   - line: Where the registration is made, for messages; leave the default.
     ///   - factory: Makes an instance.
     public mutating func register<Service: Sendable>(
         _ type: Service.Type,
         name: String? = nil,
         lifetime: Lifetime = .transient,
-        dependencies: [Requirement],
+        dependencies: [Requirement] = [],
         fileID: String = #fileID,
         line: Int = #line,
         factory: @escaping @Sendable (any Resolver) throws -> Service
     ) {
-        add(
-            Registration(
-                type,
-                name: name,
-                lifetime: lifetime,
-                kind: .closure,
-                construct: .closure(factory),
-                dependencies: dependencies.map { Dependency(key: $0.key, kind: .direct, wrapper: nil) },
-                fileID: fileID,
-                line: line
-            )
-        )
+        let recipe = Recipe(.closure) { construction in
+            let service = try factory(construction.resolver())
+            construction.deliver(service)
+        }
+        addClosure(type, name, lifetime, dependencies, fileID, line, recipe)
     }
 
     /// Registers an `async` closure factory, for services that need `await` to start.
@@ -138,6 +120,8 @@ public struct ContainerBuilder: Sendable {
     ///   - type: The type the registration answers for.
     ///   - name: A name to tell several registrations of one type apart.
     ///   - lifetime: How long an instance lives; `.transient` by default.
+    ///   - fileID: Where the registration is made, for messages; leave the default.
+    ///   - line: Where the registration is made, for messages; leave the default.
     ///   - factory: Makes an instance, awaiting what it needs.
     public mutating func register<Service: Sendable>(
         _ type: Service.Type,
@@ -147,16 +131,31 @@ public struct ContainerBuilder: Sendable {
         line: Int = #line,
         factory: @escaping @Sendable (any Resolver) async throws -> Service
     ) {
+        let recipe = Recipe(.asyncClosure) { construction in
+            let service = try await factory(construction.resolver())
+            construction.deliver(service)
+        }
+        addClosure(type, name, lifetime, [], fileID, line, recipe)
+    }
+
+    @usableFromInline
+    mutating func addClosure<Service: Sendable>(
+        _ type: Service.Type,
+        _ name: String?,
+        _ lifetime: Lifetime,
+        _ dependencies: [Requirement],
+        _ fileID: String,
+        _ line: Int,
+        _ recipe: Recipe
+    ) {
         add(
-            Registration(
-                type,
-                name: name,
-                lifetime: lifetime,
-                kind: .asyncClosure,
-                construct: .asyncClosure(factory),
-                fileID: fileID,
-                line: line
-            )
+            type,
+            name: name,
+            lifetime: lifetime,
+            recipe: recipe,
+            dependencies: dependencies.map { DeclaredDependency(key: $0.key) },
+            fileID: fileID,
+            line: line
         )
     }
 
@@ -171,6 +170,8 @@ public struct ContainerBuilder: Sendable {
     /// - Parameters:
     ///   - type: The type the registration answers for.
     ///   - name: A name to tell several registrations of one type apart.
+    ///   - fileID: Where the registration is made, for messages; leave the default.
+    ///   - line: Where the registration is made, for messages; leave the default.
     ///   - instance: The object every resolve returns.
     public mutating func register<Service: Sendable>(
         _ type: Service.Type,
@@ -179,17 +180,8 @@ public struct ContainerBuilder: Sendable {
         line: Int = #line,
         instance: Service
     ) {
-        add(
-            Registration(
-                type,
-                name: name,
-                lifetime: .singleton,
-                kind: .instance,
-                construct: .instance(instance),
-                fileID: fileID,
-                line: line
-            )
-        )
+        let recipe = Recipe(.instance) { construction in construction.deliver(instance) }
+        add(type, name: name, lifetime: .singleton, recipe: recipe, fileID: fileID, line: line)
     }
 
     /// Lets a registration answer for another type too, with the same instance.
@@ -218,39 +210,28 @@ public struct ContainerBuilder: Sendable {
         fileID: String = #fileID,
         line: Int = #line
     ) {
-        add(
-            Registration(
-                alias,
-                name: name,
-                lifetime: .transient,
-                kind: .alias(ServiceKey(target, name: targetName)),
-                construct: .alias(Self.conversion(to: alias, from: target)),
-                fileID: fileID,
-                line: line
-            )
-        )
-    }
-
-    /// Answers for `Alias` with the target entry's `Target` instance, which must be an `Alias`.
-    private static func conversion<Alias: Sendable, Target: Sendable>(
-        to alias: Alias.Type,
-        from target: Target.Type
-    ) -> Maker<Alias>.Alias {
-        Maker<Alias>.Alias(
-            make: { core, entry, state throws(GraftError) in
-                let value: Target = try core.make(entry, &state)
-                guard let converted = value as? Alias else {
-                    throw core.invalidAliasError(ServiceKey(alias), target: entry, value: value)
-                }
-                return converted
-            },
-            makeAsync: { core, entry, state async throws(GraftError) in
-                let value: Target = try await core.makeAsync(entry, &state)
-                guard let converted = value as? Alias else {
-                    throw core.invalidAliasError(ServiceKey(alias), target: entry, value: value)
-                }
-                return converted
+        let targetKey = ServiceKey(target, name: targetName)
+        let recipe = Recipe(.alias) { construction in
+            let value = try construction.next(Target.self)
+            guard let converted = value as? Alias else {
+                throw GraftError(
+                    .invalidAlias,
+                    "\(ServiceKey(alias)) answers with \(targetKey), but its instance, a \(type(of: value)), "
+                        + "is not a \(ServiceKey(alias).typeName)",
+                    service: ServiceKey(alias).description,
+                    hints: ["alias only types the target's instances conform to"]
+                )
             }
+            construction.deliver(converted)
+        }
+        add(
+            alias,
+            name: name,
+            lifetime: .transient,
+            recipe: recipe,
+            dependencies: [DeclaredDependency(key: targetKey)],
+            fileID: fileID,
+            line: line
         )
     }
 
@@ -289,7 +270,7 @@ public struct ContainerBuilder: Sendable {
             )
             return
         }
-        registrations[index] = registrations[index].adding(
+        registrations[index].add(
             Activation { value, resolver in
                 guard var service = value as? Service else { return }
                 try hook(&service, resolver)

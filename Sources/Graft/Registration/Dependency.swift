@@ -1,4 +1,31 @@
-/// A dependency a registration declares ahead of time, so `build()` can check it.
+/// A dependency as a registration declares it: a key, and whether it is an initializer's
+/// parameter, whose type may be a `Lazy`, `Provider` or `Optional` of the service it needs.
+///
+/// Nothing about the type is asked while registering: a parameter's type is classified when
+/// the graph is linked, and only when no registration answers for it (see
+/// ``Dependency/linked(_:isRegistered:)``), so registering costs no run-time conformance lookup.
+@usableFromInline
+struct DeclaredDependency: Sendable {
+    @usableFromInline let key: ServiceKey
+    /// Whether the key is a parameter type still to be classified; `false` for a key named
+    /// outright (a closure's declared dependency, an alias's target).
+    @usableFromInline let isParameter: Bool
+
+    /// The dependency on a parameter of type `Parameter`.
+    @usableFromInline
+    init<Parameter: Sendable>(parameter: Parameter.Type) {
+        self.key = ServiceKey(Parameter.self)
+        self.isParameter = true
+    }
+
+    /// A dependency on exactly `key`.
+    init(key: ServiceKey) {
+        self.key = key
+        self.isParameter = false
+    }
+}
+
+/// A dependency as the linked graph knows it: what it needs and how it is handed over.
 @usableFromInline
 struct Dependency: Sendable {
     @usableFromInline
@@ -16,20 +43,25 @@ struct Dependency: Sendable {
     /// For a `.deferred` dependency, how to wrap the link in a `Lazy` or `Provider`.
     @usableFromInline let wrapper: DependencyWrapper?
 
-    /// The dependency on a parameter of type `Parameter`: its own type, or the service a
-    /// `Lazy`, `Provider` or `Optional` wraps.
-    init<Parameter: Sendable>(parameter: Parameter.Type) {
-        if let wrapping = Parameter.self as? any WrappedDependency.Type {
-            self = wrapping.dependency
-        } else {
-            self.init(key: ServiceKey(Parameter.self), kind: .direct, wrapper: nil)
-        }
-    }
-
     init(key: ServiceKey, kind: Kind, wrapper: DependencyWrapper?) {
         self.key = key
         self.kind = kind
         self.wrapper = wrapper
+    }
+
+    /// What `declared` needs, given which keys are registered.
+    ///
+    /// A parameter whose own type is registered is a plain dependency; only a parameter type
+    /// nobody registers is asked whether it wraps another service (`Lazy<T>`, `Provider<T>`,
+    /// `T?`). That one run-time conformance check per unregistered parameter type is the only
+    /// one linking makes.
+    static func linked(_ declared: DeclaredDependency, isRegistered: (ServiceKey) -> Bool) -> Dependency {
+        if declared.isParameter, !isRegistered(declared.key),
+            let wrapping = declared.key.type as? any WrappedDependency.Type
+        {
+            return wrapping.dependency
+        }
+        return Dependency(key: declared.key, kind: .direct, wrapper: nil)
     }
 
     /// Whether the dependent cannot be created before this dependency is.

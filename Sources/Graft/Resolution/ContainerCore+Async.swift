@@ -39,7 +39,7 @@ extension ContainerCore {
             wrapping.dependency.wrapper == nil,
             let entry = table.entry(for: wrapping.dependency.key.id, name: nil)
         {
-            return try cast(try await entry.maker.makeErasedAsync(self, entry, &state), to: type, ServiceKey(type))
+            return try cast(try await makeErasedAsync(entry, &state), to: type, ServiceKey(type))
         }
         return try resolveUnregistered(type, name: name, &state)
     }
@@ -53,81 +53,97 @@ extension ContainerCore {
         guard entry.asyncCause != nil || (entry.slot >= 0 && !entry.isInstance) else {
             return try make(entry, &state)
         }
-        let maker = maker(entry, as: Service.self)
         do {
-            return try await makeByLifetimeAsync(entry, maker, &state)
+            return try await makeByLifetimeAsync(entry, &state)
         } catch {
             throw CycleReport.unwinding(error, through: entry.key)
         }
     }
 
+    /// The instance of `entry` as `any Sendable`, awaiting what needs it.
+    func makeErasedAsync(_ entry: Entry, _ state: inout ResolveState) async throws(GraftError) -> any Sendable {
+        func make<Service: Sendable>(_ type: Service.Type) async throws(GraftError) -> any Sendable {
+            let service: Service = try await makeAsync(entry, &state)
+            return service
+        }
+        return try await make(entry.serviceType)
+    }
+
     private func makeByLifetimeAsync<Service: Sendable>(
         _ entry: Entry,
-        _ maker: Maker<Service>,
         _ state: inout ResolveState
     ) async throws(GraftError) -> Service {
-        if maker.way == .alias, let alias = maker.alias, let target = entry.aliasTarget {
-            return try await alias.makeAsync(self, table.entries[target], &state)
-        }
         switch entry.lifetime {
         case .transient:
-            return try await createAsync(entry, maker, &state, owner: state.scope)
+            return try await createAsync(entry, &state, owner: state.scope)
         case .graph:
             let call = state.sharedCall()
             if let box = call.graphInstance(entry.index) { return box.unboxed() }
-            return try await createAsync(entry, maker, &state, owner: state.scope) {
+            return try await createAsync(entry, &state, owner: state.scope) {
                 call.storeGraphInstance(InstanceBox($0), index: entry.index)
             }
         case .scoped:
             try requireScope(entry, state)
             fallthrough
         case .singleton, .eagerSingleton, .weak:
-            if let box = existingShared(entry, state.scope) { return box.unboxed() }
-            return try await createSharedAsync(entry, maker, &state)
+            if let box = existingShared(entry, state.scope, as: Service.self) { return box.unboxed() }
+            return try await createSharedAsync(entry, &state)
         }
     }
 
     func createAsync<Service: Sendable>(
         _ entry: Entry,
-        _ maker: Maker<Service>,
         _ state: inout ResolveState,
         owner: ScopeCore?,
         publish: (Service) -> Void = { _ in }
     ) async throws(GraftError) -> Service {
-        var value = try await constructAsync(entry, maker, &state)
-        try finishCreation(&value, entry, &state, owner: owner, publish: publish)
+        var disposal: Disposal?
+        var value: Service = try await constructAsync(entry, &state, &disposal)
+        try finishCreation(&value, entry, &state, owner: owner, disposal: disposal, publish: publish)
         return value
     }
 
+    /// Runs `entry`'s recipe, awaiting an async factory, or the dependencies of an autowired one
+    /// before its initializer runs with finished instances.
     private func constructAsync<Service: Sendable>(
         _ entry: Entry,
-        _ maker: Maker<Service>,
-        _ state: inout ResolveState
+        _ state: inout ResolveState,
+        _ disposal: inout Disposal?
     ) async throws(GraftError) -> Service {
-        switch maker.way {
-        case .asyncClosure:
-            let frame = try makeFrame(for: entry, &state)
-            do {
-                return try await maker.asyncClosure(frame)
-            } catch {
-                throw factoryFailure(error, entry)
+        let recipe = entry.recipe
+        switch recipe.kind {
+        case .closure, .instance:
+            return try construct(entry, &state, &disposal)
+        case .autowired, .alias:
+            let prefetched = try await prefetchedArguments(entry, &state)
+            return try ConstructionOutput.make(Service.self, expected: entry.key.id) { output throws(GraftError) in
+                var construction = Construction(site: self, node: entry.index, output: output, prefetched: prefetched)
+                do {
+                    try recipe.build.unsafelyUnwrapped(&construction)
+                } catch {
+                    throw factoryFailure(error, entry)
+                }
+                disposal = construction.disposal
             }
-        case .asyncAutowired:
-            var cursor = try await prefetchedArguments(entry, &state)
-            do {
-                return try await maker.asyncAutowired(&cursor, &state)
-            } catch {
-                throw factoryFailure(error, entry)
+        case .asyncClosure, .asyncAutowired:
+            let frame = recipe.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
+            let prefetched = recipe.kind.takesResolver ? nil : try await prefetchedArguments(entry, &state)
+            return try await ConstructionOutput.make(Service.self, expected: entry.key.id) {
+                output async throws(GraftError) in
+                var construction = Construction(
+                    site: self,
+                    node: entry.index,
+                    output: output,
+                    prefetched: prefetched,
+                    frame: frame
+                )
+                do {
+                    try await recipe.buildAsync.unsafelyUnwrapped(&construction)
+                } catch {
+                    throw factoryFailure(error, entry)
+                }
+                disposal = construction.disposal
             }
-        case .autowired:
-            var cursor = try await prefetchedArguments(entry, &state)
-            do {
-                return try maker.autowired(&cursor, &state)
-            } catch {
-                throw factoryFailure(error, entry)
-            }
-        case .closure, .instance, .alias:
-            return try construct(entry, maker, &state)
         }
     }
 
@@ -136,19 +152,18 @@ extension ContainerCore {
     private func prefetchedArguments(
         _ entry: Entry,
         _ state: inout ResolveState
-    ) async throws(GraftError) -> ArgumentCursor {
+    ) async throws(GraftError) -> [(any Sendable)?] {
         var values: [(any Sendable)?] = []
         values.reserveCapacity(entry.dependencies.count)
         for index in entry.dependencies.indices {
             let link = entry.links[index]
             if entry.dependencies[index].isImmediate && link >= 0 {
-                let target = table.entries[link]
-                values.append(try await target.maker.makeErasedAsync(self, target, &state))
+                values.append(try await makeErasedAsync(table.entries[link], &state))
             } else {
                 values.append(try argument(index, of: entry, &state))
             }
         }
-        return ArgumentCursor(container: self, entry: entry, prefetched: values)
+        return values
     }
 
     /// Creates a shared instance exactly once; waiters suspend instead of blocking a thread.
@@ -157,12 +172,11 @@ extension ContainerCore {
     /// start the creation does not cancel it for everyone else waiting.
     private func createSharedAsync<Service: Sendable>(
         _ entry: Entry,
-        _ maker: Maker<Service>,
         _ state: inout ResolveState
     ) async throws(GraftError) -> Service {
         let scope = state.scope
         let acquisition = try await coordinator.acquireAsync(sharedSlot(entry, scope), key: entry.key) {
-            existingShared(entry, scope)
+            existingShared(entry, scope, as: Service.self)
         }
         switch acquisition {
         case .ready(let box):
@@ -170,14 +184,14 @@ extension ContainerCore {
         case .claimed(let chain) where entry.asyncCause == nil:
             // A synchronous factory runs right here: it needs no other thread to finish, so
             // threads blocked waiting for it can never starve it.
-            return try createClaimed(entry, maker, chain, state)
+            return try createClaimed(entry, chain, state)
         case .claimed(let chain):
             let inner = sharedState(entry, state)
             let owner = owner(ofShared: entry, scope)
             let creation = Task { () async throws -> Service in
                 var state = inner
                 return try await CreationChain.$current.withValue(chain) { () async throws -> Service in
-                    try await self.createAsync(entry, maker, &state, owner: owner) { [coordinator] in
+                    try await self.createAsync(entry, &state, owner: owner) { [coordinator] in
                         coordinator.setProvisional(InstanceBox($0), for: chain)
                     }
                 }

@@ -71,153 +71,123 @@ final class ContainerCore: Sendable {
 
     // MARK: Making one entry's instance
 
-    /// The maker of `entry`, whose type the caller knows: `entry` answers for `Service`.
-    @inlinable
-    func maker<Service: Sendable>(_ entry: Entry, as type: Service.Type = Service.self) -> Maker<Service> {
-        unsafeDowncast(entry.maker, to: Maker<Service>.self)
-    }
-
     /// The instance for `entry` under `state`: shared if its lifetime says so, new otherwise.
     ///
     /// `entry` must answer for `Service` (it was found under `Service`'s key, or linked as a
-    /// dependency of that type); that is what lets its maker be used without a cast.
+    /// dependency of that type); constructing checks it before reading the instance.
     @inlinable
     func make<Service: Sendable>(_ entry: Entry, _ state: inout ResolveState) throws(GraftError) -> Service {
-        // An existing singleton needs neither the maker nor any bookkeeping: one acquire load.
+        // An existing singleton needs neither the recipe nor any bookkeeping: one acquire load.
         // The slot keeps its box for the container's whole life, so the box is borrowed, not
         // retained; only the instance handed to the caller is.
         if entry.isRootOwned, let address = singletons.address(entry.slot) {
             return Unmanaged<InstanceBox<Service>>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.value }
         }
-        return try make(entry, maker(entry, as: Service.self), &state)
+        return try makeNew(entry, &state)
     }
 
-    /// The instance for `entry`, made by `maker`, the entry's own.
-    ///
-    /// Generic code that is not specialized (a dependency reached from an autowired
-    /// initializer) comes here through ``Maker/make(_:_:_:as:)``, passing the maker it already
-    /// has, so no generic type is looked up at run time on the way.
-    @inlinable
-    func make<Service: Sendable>(
-        _ entry: Entry,
-        _ maker: Maker<Service>,
-        _ state: inout ResolveState
-    ) throws(GraftError) -> Service {
-        if maker.way == .instance { return try instanceValue(entry, maker) }
+    /// The instance for `entry` when no existing singleton answers.
+    @usableFromInline
+    func makeNew<Service: Sendable>(_ entry: Entry, _ state: inout ResolveState) throws(GraftError) -> Service {
+        if entry.isInstance {
+            var unused: Disposal?
+            return try construct(entry, &state, &unused)
+        }
         state.depth &+= 1
         defer { state.depth &-= 1 }
         do {
             if state.depth % ResolveState.stackHopInterval == 0 {
                 return try StackExtension.run { () throws(GraftError) -> Service in
-                    try makeByLifetime(entry, maker, &state)
+                    try makeByLifetime(entry, &state)
                 }
             }
-            return try makeByLifetime(entry, maker, &state)
+            return try makeByLifetime(entry, &state)
         } catch {
             throw CycleReport.unwinding(error, through: entry.key)
         }
     }
 
-    @inlinable
+    /// The instance of `entry` as `any Sendable`, for callers that do not know its type.
+    @usableFromInline
+    func makeErased(_ entry: Entry, _ state: inout ResolveState) throws(GraftError) -> any Sendable {
+        func make<Service: Sendable>(_ type: Service.Type) throws(GraftError) -> any Sendable {
+            let service: Service = try self.make(entry, &state)
+            return service
+        }
+        return try make(entry.serviceType)
+    }
+
     func makeByLifetime<Service: Sendable>(
         _ entry: Entry,
-        _ maker: Maker<Service>,
         _ state: inout ResolveState
     ) throws(GraftError) -> Service {
         switch entry.lifetime {
         case .transient:
-            if maker.way == .alias { return try aliasValue(entry, maker, &state) }
             try requireNoAwait(entry)
-            return try create(entry, maker, &state, owner: state.scope)
+            return try create(entry, &state, owner: state.scope)
         case .singleton, .eagerSingleton:
             if let address = singletons.address(entry.slot) {
                 return Unmanaged<InstanceBox<Service>>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.value }
             }
             try requireNoAwait(entry)
-            return try createShared(entry, maker, &state)
+            return try createShared(entry, &state)
         case .scoped:
             try requireScope(entry, state)
             if let box = state.scope.scopedInstance(entry.slot) { return box.unboxed() }
             try requireNoAwait(entry)
-            return try createShared(entry, maker, &state)
+            return try createShared(entry, &state)
         case .graph:
             let call = state.sharedCall()
             if let box = call.graphInstance(entry.index) { return box.unboxed() }
             try requireNoAwait(entry)
-            return try create(entry, maker, &state, owner: state.scope) {
+            return try create(entry, &state, owner: state.scope) {
                 call.storeGraphInstance(InstanceBox($0), index: entry.index)
             }
         case .weak:
-            return try weakValue(entry, maker, &state)
+            return try weakValue(entry, &state)
         }
     }
 
     // The rare ways of making live in functions of their own: a generic function that is not
     // specialized looks up the run-time type of every optional it touches, on every call.
 
-    /// The object an `instance:` registration was given.
-    @usableFromInline
-    func instanceValue<Service: Sendable>(_ entry: Entry, _ maker: Maker<Service>) throws(GraftError) -> Service {
-        guard let instance = maker.instance else { throw needsAwaitError(entry) }
-        return instance
-    }
-
     /// The live `.weak` instance, or a new one.
     @usableFromInline
     func weakValue<Service: Sendable>(
         _ entry: Entry,
-        _ maker: Maker<Service>,
         _ state: inout ResolveState
     ) throws(GraftError) -> Service {
         if let value = weakInstance(entry.slot, as: Service.self) { return value }
         try requireNoAwait(entry)
-        return try createShared(entry, maker, &state)
-    }
-
-    /// The instance an alias answers with: its target's, converted.
-    @usableFromInline
-    func aliasValue<Service: Sendable>(
-        _ entry: Entry,
-        _ maker: Maker<Service>,
-        _ state: inout ResolveState
-    ) throws(GraftError) -> Service {
-        guard let alias = maker.alias, let target = entry.aliasTarget else { throw needsAwaitError(entry) }
-        return try alias.make(self, table.entries[target], &state)
+        return try createShared(entry, &state)
     }
 
     /// Runs the factory, hands the instance to its owner for disposal, then runs activation hooks.
     ///
     /// `publish` makes the instance visible to its own resolution before the hooks run, so
     /// services that inject each other through properties see each other.
-    @inlinable
     func create<Service: Sendable>(
         _ entry: Entry,
-        _ maker: Maker<Service>,
         _ state: inout ResolveState,
         owner: ScopeCore?,
         publish: (Service) -> Void = { _ in }
     ) throws(GraftError) -> Service {
-        var value = try construct(entry, maker, &state)
-        try finishCreation(&value, entry, &state, owner: owner, publish: publish)
+        var disposal: Disposal?
+        var value: Service = try construct(entry, &state, &disposal)
+        try finishCreation(&value, entry, &state, owner: owner, disposal: disposal, publish: publish)
         return value
     }
 
-    @inlinable
     func finishCreation<Service: Sendable>(
         _ value: inout Service,
         _ entry: Entry,
         _ state: inout ResolveState,
         owner: ScopeCore?,
+        disposal: Disposal?,
         publish: (Service) -> Void
     ) throws(GraftError) {
-        if let owner {
-            // For a class, `type(of:)` reads the instance's own class; for a protocol type it
-            // would give the protocol, so the value is opened through `Any` to find its type.
-            let dynamicType: any Any.Type = entry.producesClass ? type(of: value) : type(of: value as Any)
-            let typeID = ObjectIdentifier(dynamicType)
-            if !table.disposability.isKnownNotDisposable(entry.index, typeID) {
-                try adopt(value, of: typeID, entry, by: owner)
-            }
+        if let owner, let disposal {
+            try adopt(disposal, entry, by: owner)
         }
         // `publish` is a plain closure, not an optional one: in generic code that is not
         // specialized, an optional of a generic function type costs a run-time type lookup.
@@ -227,17 +197,11 @@ final class ContainerCore: Sendable {
         publish(value)
     }
 
-    /// Hands `value` to `owner` for disposal when it is disposable.
+    /// Hands a new instance to `owner` for disposal; disposes it at once if `owner` has closed.
     @usableFromInline
-    func adopt<Service: Sendable>(
-        _ value: Service,
-        of type: ObjectIdentifier,
-        _ entry: Entry,
-        by owner: ScopeCore
-    ) throws(GraftError) {
-        if let record = table.disposability.record(for: value, of: type, entry: entry.index, key: entry.key),
-            !owner.adopt(record)
-        {
+    func adopt(_ disposal: Disposal, _ entry: Entry, by owner: ScopeCore) throws(GraftError) {
+        let record = DisposalRecord(disposal, key: entry.key)
+        if !owner.adopt(record) {
             if case .sync(let disposable, _) = record { try? disposable.dispose() }
             throw closedError(entry.key, owner)
         }
@@ -270,31 +234,31 @@ final class ContainerCore: Sendable {
         value = try cast(erased, to: Service.self, entry.key)
     }
 
-    @inlinable
+    /// Runs `entry`'s recipe without awaiting; `disposal` receives how to dispose the instance.
     func construct<Service: Sendable>(
         _ entry: Entry,
-        _ maker: Maker<Service>,
-        _ state: inout ResolveState
+        _ state: inout ResolveState,
+        _ disposal: inout Disposal?
     ) throws(GraftError) -> Service {
-        switch maker.way {
-        case .autowired:
-            var cursor = ArgumentCursor(container: self, entry: entry)
-            do {
-                return try maker.autowired(&cursor, &state)
-            } catch {
-                throw factoryFailure(error, entry)
+        guard let build = entry.recipe.build else { throw needsAwaitError(entry) }
+        let frame = entry.recipe.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
+        return try ConstructionOutput.make(Service.self, expected: entry.key.id) { output throws(GraftError) in
+            try withUnsafeMutablePointer(to: &state) { request throws(GraftError) in
+                var construction = Construction(
+                    site: self,
+                    node: entry.index,
+                    output: output,
+                    links: UnsafeRawPointer(bitPattern: entry.plainTargetsAddress),
+                    request: UnsafeMutableRawPointer(request),
+                    frame: frame
+                )
+                do {
+                    try build(&construction)
+                } catch {
+                    throw factoryFailure(error, entry)
+                }
+                disposal = construction.disposal
             }
-        case .closure:
-            let frame = try makeFrame(for: entry, &state)
-            do {
-                return try maker.closure(frame)
-            } catch {
-                throw factoryFailure(error, entry)
-            }
-        case .instance:
-            return try instanceValue(entry, maker)
-        case .asyncClosure, .asyncAutowired, .alias:
-            throw needsAwaitError(entry)
         }
     }
 
@@ -316,25 +280,23 @@ final class ContainerCore: Sendable {
     @usableFromInline
     func createShared<Service: Sendable>(
         _ entry: Entry,
-        _ maker: Maker<Service>,
         _ state: inout ResolveState
     ) throws(GraftError) -> Service {
         let scope = state.scope
         let acquisition = try coordinator.acquire(sharedSlot(entry, scope), key: entry.key) {
-            existingShared(entry, scope)
+            existingShared(entry, scope, as: Service.self)
         }
         switch acquisition {
         case .ready(let box):
             return box.unboxed()
         case .claimed(let chain):
-            return try createClaimed(entry, maker, chain, state)
+            return try createClaimed(entry, chain, state)
         }
     }
 
     /// Creates the shared instance whose slot `chain` claimed, publishes it and wakes the waiters.
     func createClaimed<Service: Sendable>(
         _ entry: Entry,
-        _ maker: Maker<Service>,
         _ chain: CreationChain,
         _ state: ResolveState
     ) throws(GraftError) -> Service {
@@ -343,7 +305,7 @@ final class ContainerCore: Sendable {
         let owner = owner(ofShared: entry, scope)
         return try completeShared(entry, scope, chain) { () throws -> Service in
             try CreationChain.$current.withValue(chain) { () throws(GraftError) -> Service in
-                try create(entry, maker, &inner, owner: owner) {
+                try create(entry, &inner, owner: owner) {
                     self.coordinator.setProvisional(InstanceBox($0), for: chain)
                 }
             }
@@ -389,10 +351,14 @@ final class ContainerCore: Sendable {
     }
 
     /// The shared instance of `entry`, boxed, if it exists.
-    func existingShared(_ entry: Entry, _ scope: ScopeCore) -> (any InstanceBoxing)? {
+    func existingShared<Service: Sendable>(
+        _ entry: Entry,
+        _ scope: ScopeCore,
+        as type: Service.Type
+    ) -> (any InstanceBoxing)? {
         switch entry.lifetime {
         case .scoped: scope.scopedInstance(entry.slot)
-        case .weak: weakInstances.withLock { $0[entry.slot] }.flatMap { entry.maker.box(weak: $0) }
+        case .weak: weakInstance(entry.slot, as: Service.self).map(InstanceBox.init)
         default: singletons.box(entry.slot)
         }
     }

@@ -40,13 +40,10 @@ enum DisposalRecord: Sendable {
     case sync(any Disposable, ServiceKey)
     case async(any AsyncDisposable, ServiceKey)
 
-    init?(_ value: any Sendable, key: ServiceKey) {
-        if let disposable = value as? any AsyncDisposable {
-            self = .async(disposable, key)
-        } else if let disposable = value as? any Disposable {
-            self = .sync(disposable, key)
-        } else {
-            return nil
+    init(_ disposal: Disposal, key: ServiceKey) {
+        switch disposal {
+        case .sync(let disposable): self = .sync(disposable, key)
+        case .async(let disposable): self = .async(disposable, key)
         }
     }
 
@@ -64,4 +61,11 @@ enum DisposalRecord: Sendable {
             underlyingError: error
         )
     }
+}
+
+/// How an instance a recipe delivered must be disposed, known from its registered type.
+@usableFromInline
+enum Disposal: Sendable {
+    case sync(any Disposable)
+    case async(any AsyncDisposable)
 }

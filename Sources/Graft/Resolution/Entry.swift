@@ -8,8 +8,11 @@ final class Entry: Sendable {
     /// Position in the table, which is registration order.
     @usableFromInline let index: Int
     @usableFromInline let lifetime: Lifetime
-    @usableFromInline let kind: FactoryKind
-    @usableFromInline let maker: any ServiceMaking
+    /// How the instance is made.
+    @usableFromInline let recipe: Recipe
+    /// The registered type, for making an instance untyped (see `ContainerCore.makeErased`).
+    @usableFromInline let serviceType: any Sendable.Type
+    /// The dependencies as linking classified them, in parameter order.
     @usableFromInline let dependencies: [Dependency]
     /// For each dependency, the index of the entry that answers it, or `-1` when none does
     /// (an unregistered optional).
@@ -25,12 +28,8 @@ final class Entry: Sendable {
     @usableFromInline let asyncCause: Int?
     /// Whether this is an `instance:` registration, which is never created or shared anew.
     @usableFromInline let isInstance: Bool
-    /// For aliases, the entry whose instance this one answers with.
-    @usableFromInline let aliasTarget: Int?
     @usableFromInline let source: SourceLocation
 
-    /// Whether the registered type is a class, so `type(of:)` finds an instance's own type.
-    @usableFromInline let producesClass: Bool
     /// Whether the root container keeps the instance (`.singleton`, `.eagerSingleton`).
     @usableFromInline let isRootOwned: Bool
     /// Whether any activation hook runs on new instances.
@@ -39,33 +38,27 @@ final class Entry: Sendable {
     init(
         registration: Registration,
         index: Int,
+        dependencies: [Dependency],
         links: [Int],
         plainTargetsAddress: UInt,
         slot: Int,
-        asyncCause: Int?,
-        aliasTarget: Int?
+        asyncCause: Int?
     ) {
         self.key = registration.key
         self.index = index
         self.lifetime = registration.lifetime
-        self.kind = registration.kind
-        self.maker = registration.maker
-        self.dependencies = registration.dependencies
+        self.recipe = registration.recipe
+        self.serviceType = registration.serviceType
+        self.dependencies = dependencies
         self.links = links
         self.plainTargetsAddress = plainTargetsAddress
         self.activations = registration.activations
         self.hasActivations = !registration.activations.isEmpty
         self.isRootOwned = registration.lifetime.isRootOwned && !registration.kind.isInstance
-        self.producesClass = registration.maker.producesClass
         self.slot = slot
         self.asyncCause = asyncCause
-        self.aliasTarget = aliasTarget
         self.source = registration.source
-        if case .instance = registration.kind {
-            self.isInstance = true
-        } else {
-            self.isInstance = false
-        }
+        self.isInstance = registration.kind.isInstance
     }
 
     @usableFromInline var needsAwait: Bool { asyncCause != nil }

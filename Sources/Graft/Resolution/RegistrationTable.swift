@@ -20,8 +20,6 @@ final class RegistrationTable: Sendable {
     /// The buffer every entry's ``Entry/plainTargetsAddress`` points into.
     private let plainTargets: PlainTargets
     let singletonSlotCount: Int
-    /// Per entry, whether what it makes needs disposal.
-    @usableFromInline let disposability: DisposabilityMemo
     /// Whether any registration has the `.graph` lifetime.
     let hasGraphLifetime: Bool
     let scopedSlotCount: Int
@@ -71,19 +69,15 @@ final class RegistrationTable: Sendable {
             case .transient, .graph:
                 break
             }
-            var aliasTarget: Int?
-            if case .alias(let target) = registration.kind {
-                aliasTarget = winners[target]
-            }
             entries.append(
                 Entry(
                     registration: registration,
                     index: index,
+                    dependencies: graph.dependencies[index],
                     links: graph.links[index],
                     plainTargetsAddress: plainTargets.address(at: offsets[index]),
                     slot: slot,
-                    asyncCause: asyncCauses[index],
-                    aliasTarget: aliasTarget
+                    asyncCause: asyncCauses[index]
                 )
             )
         }
@@ -124,7 +118,6 @@ final class RegistrationTable: Sendable {
         self.groupedByType = grouped.compactMap { $0 }
         self.typeRanges = typeRanges
         self.singletonSlotCount = singletonSlots
-        self.disposability = DisposabilityMemo(count: entries.count)
         self.hasGraphLifetime = registrations.contains { $0.lifetime == .graph }
         self.scopedSlotCount = scopedSlots
         self.graph = graph

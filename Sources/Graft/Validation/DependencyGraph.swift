@@ -26,17 +26,32 @@ struct DependencyGraph: Sendable {
     /// (itself, or one reached through immediate dependencies), or `nil`.
     private(set) var asyncCauses: [Int?] = []
 
+    /// Per registration, its dependencies as linking classified them (see ``Dependency/linked(_:isRegistered:)``).
+    let dependencies: [[Dependency]]
+
     init(registrations: [Registration], winners: [ServiceKey: Int]) {
         var links: [[Int]] = []
         var edges: [[Edge]] = []
+        var dependencies: [[Dependency]] = []
         var missing: [(Int, ServiceKey)] = []
         links.reserveCapacity(registrations.count)
         edges.reserveCapacity(registrations.count)
+        dependencies.reserveCapacity(registrations.count)
         for (index, registration) in registrations.enumerated() {
+            guard !registration.dependencies.isEmpty else {
+                links.append([])
+                edges.append([])
+                dependencies.append([])
+                continue
+            }
             var entryLinks: [Int] = []
             var entryEdges: [Edge] = []
+            var entryDependencies: [Dependency] = []
             entryLinks.reserveCapacity(registration.dependencies.count)
-            for dependency in registration.dependencies {
+            entryDependencies.reserveCapacity(registration.dependencies.count)
+            for declared in registration.dependencies {
+                let dependency = Dependency.linked(declared) { winners[$0] != nil }
+                entryDependencies.append(dependency)
                 if let target = winners[dependency.key] {
                     entryLinks.append(target)
                     entryEdges.append(Edge(target: target, isImmediate: dependency.isImmediate))
@@ -47,15 +62,9 @@ struct DependencyGraph: Sendable {
                     }
                 }
             }
-            if case .alias(let targetKey) = registration.kind {
-                if let target = winners[targetKey] {
-                    entryEdges.append(Edge(target: target, isImmediate: true))
-                } else {
-                    missing.append((index, targetKey))
-                }
-            }
             links.append(entryLinks)
             edges.append(entryEdges)
+            dependencies.append(entryDependencies)
         }
         self.keys = registrations.map(\.key)
         self.lifetimes = registrations.map(\.lifetime)
@@ -71,6 +80,7 @@ struct DependencyGraph: Sendable {
         self.sources = registrations.map(\.source)
         self.links = links
         self.edges = edges
+        self.dependencies = dependencies
         self.missing = missing
         self.asyncCauses = computeAsyncCauses()
     }

@@ -1,59 +1,42 @@
-/// Hands an autowired initializer its dependencies, one parameter at a time.
+/// Autowired parameters: the engine's side of a ``Construction``.
 ///
-/// An autowired registration's factory calls ``next(_:_:)`` once per parameter, in order; each
-/// call follows the link `build()` prepared for that parameter, so no key is hashed per edge,
-/// and a plain dependency arrives with its type, with no dynamic cast.
-@usableFromInline
-struct ArgumentCursor {
-    // Unretained (`Unmanaged`, `unowned(unsafe)`): a cursor lives only while its entry's
-    // factory runs, and the resolve that created it holds both the container and the entry for
-    // that whole time.
-    @usableFromInline let borrowedContainer: Unmanaged<ContainerCore>
-    @usableFromInline unowned(unsafe) let entry: Entry
-    /// The entry's plain targets (see ``PlainTargets``), read without touching the entry:
-    /// reading a field through an `unowned` reference, or passing one along, costs a retain and
-    /// a release on an object every thread resolving this service shares.
-    @usableFromInline let plainTargets: UnsafePointer<Unmanaged<Entry>?>?
-    /// Values resolved ahead of time by the async path; `nil` when resolving as we go.
-    @usableFromInline let prefetched: [(any Sendable)?]?
-    @usableFromInline var position = 0
-
+/// Each call follows the link `build()` prepared for that parameter, so no key is hashed per
+/// edge, and a plain dependency arrives with its type, with no dynamic cast.
+extension ContainerCore: ConstructionSite {
     @usableFromInline
-    init(container: ContainerCore, entry: Entry, prefetched: [(any Sendable)?]? = nil) {
-        self.borrowedContainer = Unmanaged.passUnretained(container)
-        self.entry = entry
-        self.plainTargets = prefetched == nil ? UnsafePointer(bitPattern: entry.plainTargetsAddress) : nil
-        self.prefetched = prefetched
-    }
-
-    /// The next parameter's value.
-    @inlinable
-    mutating func next<Parameter: Sendable>(
+    func parameter<Parameter: Sendable>(
         _ type: Parameter.Type,
-        _ state: inout ResolveState
+        of construction: inout Construction
     ) throws(GraftError) -> Parameter {
-        let index = position
-        position += 1
-        if let target = plainTargets?[index] {
-            return try ContainerCore.makePlain(borrowedContainer, target, &state, as: Parameter.self)
+        let index = construction.position
+        if let prefetched = construction.prefetched {
+            return try typed(prefetched[index], as: type, construction.node, index)
         }
-        // Everything else (prefetched values, `Lazy`, `Provider`, optionals) arrives untyped.
-        let container = borrowedContainer.takeUnretainedValue()
-        let dependency = entry.dependencies[index]
-        let value: (any Sendable)?
-        if let prefetched {
-            value = prefetched[index]
-        } else {
-            value = try container.argument(index, of: entry, &state)
+        // The request is the `ResolveState` of the resolve that runs this construction (see
+        // `construct`), lent for exactly as long as the construction runs.
+        let state = construction.request.unsafelyUnwrapped.assumingMemoryBound(to: ResolveState.self)
+        if let links = construction.links,
+            let target = links.assumingMemoryBound(to: Unmanaged<Entry>?.self)[index]
+        {
+            return try Self.makePlain(Unmanaged.passUnretained(self), target, &state.pointee, as: Parameter.self)
         }
-        guard let value else {
-            return try container.absent(type, dependency.key)
-        }
-        return try container.cast(value, to: type, dependency.key)
+        // Everything else (`Lazy`, `Provider`, optionals) arrives untyped.
+        let entry = table.entries[construction.node]
+        return try typed(try argument(index, of: entry, &state.pointee), as: type, construction.node, index)
     }
-}
 
-extension ContainerCore {
+    /// `value`, an untyped argument, as the parameter's type; `nil` is an unregistered optional.
+    private func typed<Parameter: Sendable>(
+        _ value: (any Sendable)?,
+        as type: Parameter.Type,
+        _ node: Int,
+        _ index: Int
+    ) throws(GraftError) -> Parameter {
+        let key = table.entries[node].dependencies[index].key
+        guard let value else { return try absent(type, key) }
+        return try cast(value, to: type, key)
+    }
+
     /// The instance of a plain dependency, borrowing the container and the entry instead of
     /// retaining them.
     @inlinable
@@ -70,7 +53,7 @@ extension ContainerCore {
         do {
             return try container._withUnsafeGuaranteedRef { container in
                 try target._withUnsafeGuaranteedRef { entry in
-                    try entry.maker.make(container, entry, &state, as: Parameter.self)
+                    try container.make(entry, &state) as Parameter
                 }
             }
         } catch {
@@ -88,8 +71,7 @@ extension ContainerCore {
             return wrap(DeferredLink(container: self, scope: state.scope, target: link, key: dependency.key))
         }
         guard link >= 0 else { return nil }
-        let target = table.entries[link]
-        return try target.maker.makeErased(self, target, &state)
+        return try makeErased(table.entries[link], &state)
     }
 
     /// The typed `nil` an unregistered optional dependency receives.
@@ -130,7 +112,7 @@ extension ContainerCore {
             let link = DeferredLink(container: self, scope: state.scope, target: entry.index, key: dependency.key)
             return try cast(wrap(link), to: type, key)
         case (nil, let entry?):
-            return try cast(try entry.maker.makeErased(self, entry, &state), to: type, key)
+            return try cast(try makeErased(entry, &state), to: type, key)
         case (nil, nil):
             return try absent(type, key)
         case (_?, nil):

@@ -1,0 +1,256 @@
+// Each overload's body is the same text as the unconstrained one it mirrors: compiled where
+// `Service` is known to be disposable, `deliver` records how to dispose the instance.
+// swift-format-ignore-file: AmbiguousTrailingClosureOverload
+
+/// Registrations of services whose registered type is ``Disposable`` or ``AsyncDisposable``.
+///
+/// Swift picks these overloads by itself when the type you register conforms, so disposal is
+/// decided from the static type while registering, with no run-time conformance lookup (which
+/// would scan every conformance in the program, once per type). Their use is the same as the
+/// unconstrained `register` each mirrors.
+extension ContainerBuilder {
+    /// Registers a closure factory for a service its owner disposes with `try dispose()`.
+    ///
+    /// - Parameters:
+    ///   - type: The type the registration answers for.
+    ///   - name: A name to tell several registrations of one type apart.
+    ///   - lifetime: How long an instance lives; `.transient` by default.
+    ///   - dependencies: The services the closure resolves, for `build()` to check.
+    ///   - fileID: Where the registration is made, for messages; leave the default.
+    ///   - line: Where the registration is made, for messages; leave the default.
+    ///   - factory: Makes an instance.
+    public mutating func register<Service: Disposable>(
+        _ type: Service.Type,
+        name: String? = nil,
+        lifetime: Lifetime = .transient,
+        dependencies: [Requirement] = [],
+        fileID: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable (any Resolver) throws -> Service
+    ) {
+        let recipe = Recipe(.closure) { construction in
+            let service = try factory(construction.resolver())
+            construction.deliver(service)
+        }
+        addClosure(type, name, lifetime, dependencies, fileID, line, recipe)
+    }
+
+    /// Registers an `async` closure factory for a service its owner disposes with `try dispose()`.
+    ///
+    /// - Parameters:
+    ///   - type: The type the registration answers for.
+    ///   - name: A name to tell several registrations of one type apart.
+    ///   - lifetime: How long an instance lives; `.transient` by default.
+    ///   - fileID: Where the registration is made, for messages; leave the default.
+    ///   - line: Where the registration is made, for messages; leave the default.
+    ///   - factory: Makes an instance.
+    public mutating func register<Service: Disposable>(
+        _ type: Service.Type,
+        name: String? = nil,
+        lifetime: Lifetime = .transient,
+        fileID: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable (any Resolver) async throws -> Service
+    ) {
+        let recipe = Recipe(.asyncClosure) { construction in
+            let service = try await factory(construction.resolver())
+            construction.deliver(service)
+        }
+        addClosure(type, name, lifetime, [], fileID, line, recipe)
+    }
+
+    /// Registers an initializer whose parameters are its dependencies for a service its owner disposes with `try dispose()`.
+    ///
+    /// - Parameters:
+    ///   - type: The type the registration answers for.
+    ///   - name: A name to tell several registrations of one type apart.
+    ///   - lifetime: How long an instance lives; `.transient` by default.
+    ///   - fileID: Where the registration is made, for messages; leave the default.
+    ///   - line: Where the registration is made, for messages; leave the default.
+    ///   - initializer: Makes an instance from its dependencies.
+    public mutating func register<Service: Disposable, each Parameter: Sendable>(
+        _ type: Service.Type,
+        name: String? = nil,
+        lifetime: Lifetime = .transient,
+        fileID: String = #fileID,
+        line: Int = #line,
+        using initializer: @escaping @Sendable (repeat each Parameter) throws -> Service
+    ) {
+        let recipe = Recipe(.autowired) { construction in
+            let service = try initializer(repeat construction.next((each Parameter).self))
+            construction.deliver(service)
+        }
+        addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
+    }
+
+    /// Registers an `async` initializer whose parameters are its dependencies for a service its owner disposes with `try dispose()`.
+    ///
+    /// - Parameters:
+    ///   - type: The type the registration answers for.
+    ///   - name: A name to tell several registrations of one type apart.
+    ///   - lifetime: How long an instance lives; `.transient` by default.
+    ///   - fileID: Where the registration is made, for messages; leave the default.
+    ///   - line: Where the registration is made, for messages; leave the default.
+    ///   - initializer: Makes an instance from its dependencies.
+    public mutating func register<Service: Disposable, each Parameter: Sendable>(
+        _ type: Service.Type,
+        name: String? = nil,
+        lifetime: Lifetime = .transient,
+        fileID: String = #fileID,
+        line: Int = #line,
+        using initializer: @escaping @Sendable (repeat each Parameter) async throws -> Service
+    ) {
+        let recipe = Recipe(.asyncAutowired) { construction in
+            let service = try await initializer(repeat construction.next((each Parameter).self))
+            construction.deliver(service)
+        }
+        addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
+    }
+
+    /// Registers a `@MainActor`-isolated initializer for a service its owner disposes with `try dispose()`.
+    ///
+    /// - Parameters:
+    ///   - type: The type the registration answers for.
+    ///   - name: A name to tell several registrations of one type apart.
+    ///   - lifetime: How long an instance lives; `.transient` by default.
+    ///   - fileID: Where the registration is made, for messages; leave the default.
+    ///   - line: Where the registration is made, for messages; leave the default.
+    ///   - initializer: Makes an instance from its dependencies.
+    public mutating func register<Service: Disposable, each Parameter: Sendable>(
+        _ type: Service.Type,
+        name: String? = nil,
+        lifetime: Lifetime = .transient,
+        fileID: String = #fileID,
+        line: Int = #line,
+        usingMainActor initializer: @escaping @MainActor @Sendable (repeat each Parameter) throws -> Service
+    ) {
+        let recipe = Recipe(.asyncAutowired) { construction in
+            let service = try await initializer(repeat construction.next((each Parameter).self))
+            construction.deliver(service)
+        }
+        addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
+    }
+
+    /// Registers a closure factory for a service its owner disposes with `try await dispose()`.
+    ///
+    /// - Parameters:
+    ///   - type: The type the registration answers for.
+    ///   - name: A name to tell several registrations of one type apart.
+    ///   - lifetime: How long an instance lives; `.transient` by default.
+    ///   - dependencies: The services the closure resolves, for `build()` to check.
+    ///   - fileID: Where the registration is made, for messages; leave the default.
+    ///   - line: Where the registration is made, for messages; leave the default.
+    ///   - factory: Makes an instance.
+    public mutating func register<Service: AsyncDisposable>(
+        _ type: Service.Type,
+        name: String? = nil,
+        lifetime: Lifetime = .transient,
+        dependencies: [Requirement] = [],
+        fileID: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable (any Resolver) throws -> Service
+    ) {
+        let recipe = Recipe(.closure) { construction in
+            let service = try factory(construction.resolver())
+            construction.deliver(service)
+        }
+        addClosure(type, name, lifetime, dependencies, fileID, line, recipe)
+    }
+
+    /// Registers an `async` closure factory for a service its owner disposes with `try await dispose()`.
+    ///
+    /// - Parameters:
+    ///   - type: The type the registration answers for.
+    ///   - name: A name to tell several registrations of one type apart.
+    ///   - lifetime: How long an instance lives; `.transient` by default.
+    ///   - fileID: Where the registration is made, for messages; leave the default.
+    ///   - line: Where the registration is made, for messages; leave the default.
+    ///   - factory: Makes an instance.
+    public mutating func register<Service: AsyncDisposable>(
+        _ type: Service.Type,
+        name: String? = nil,
+        lifetime: Lifetime = .transient,
+        fileID: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable (any Resolver) async throws -> Service
+    ) {
+        let recipe = Recipe(.asyncClosure) { construction in
+            let service = try await factory(construction.resolver())
+            construction.deliver(service)
+        }
+        addClosure(type, name, lifetime, [], fileID, line, recipe)
+    }
+
+    /// Registers an initializer whose parameters are its dependencies for a service its owner disposes with `try await dispose()`.
+    ///
+    /// - Parameters:
+    ///   - type: The type the registration answers for.
+    ///   - name: A name to tell several registrations of one type apart.
+    ///   - lifetime: How long an instance lives; `.transient` by default.
+    ///   - fileID: Where the registration is made, for messages; leave the default.
+    ///   - line: Where the registration is made, for messages; leave the default.
+    ///   - initializer: Makes an instance from its dependencies.
+    public mutating func register<Service: AsyncDisposable, each Parameter: Sendable>(
+        _ type: Service.Type,
+        name: String? = nil,
+        lifetime: Lifetime = .transient,
+        fileID: String = #fileID,
+        line: Int = #line,
+        using initializer: @escaping @Sendable (repeat each Parameter) throws -> Service
+    ) {
+        let recipe = Recipe(.autowired) { construction in
+            let service = try initializer(repeat construction.next((each Parameter).self))
+            construction.deliver(service)
+        }
+        addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
+    }
+
+    /// Registers an `async` initializer whose parameters are its dependencies for a service its owner disposes with `try await dispose()`.
+    ///
+    /// - Parameters:
+    ///   - type: The type the registration answers for.
+    ///   - name: A name to tell several registrations of one type apart.
+    ///   - lifetime: How long an instance lives; `.transient` by default.
+    ///   - fileID: Where the registration is made, for messages; leave the default.
+    ///   - line: Where the registration is made, for messages; leave the default.
+    ///   - initializer: Makes an instance from its dependencies.
+    public mutating func register<Service: AsyncDisposable, each Parameter: Sendable>(
+        _ type: Service.Type,
+        name: String? = nil,
+        lifetime: Lifetime = .transient,
+        fileID: String = #fileID,
+        line: Int = #line,
+        using initializer: @escaping @Sendable (repeat each Parameter) async throws -> Service
+    ) {
+        let recipe = Recipe(.asyncAutowired) { construction in
+            let service = try await initializer(repeat construction.next((each Parameter).self))
+            construction.deliver(service)
+        }
+        addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
+    }
+
+    /// Registers a `@MainActor`-isolated initializer for a service its owner disposes with `try await dispose()`.
+    ///
+    /// - Parameters:
+    ///   - type: The type the registration answers for.
+    ///   - name: A name to tell several registrations of one type apart.
+    ///   - lifetime: How long an instance lives; `.transient` by default.
+    ///   - fileID: Where the registration is made, for messages; leave the default.
+    ///   - line: Where the registration is made, for messages; leave the default.
+    ///   - initializer: Makes an instance from its dependencies.
+    public mutating func register<Service: AsyncDisposable, each Parameter: Sendable>(
+        _ type: Service.Type,
+        name: String? = nil,
+        lifetime: Lifetime = .transient,
+        fileID: String = #fileID,
+        line: Int = #line,
+        usingMainActor initializer: @escaping @MainActor @Sendable (repeat each Parameter) throws -> Service
+    ) {
+        let recipe = Recipe(.asyncAutowired) { construction in
+            let service = try await initializer(repeat construction.next((each Parameter).self))
+            construction.deliver(service)
+        }
+        addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
+    }
+
+}

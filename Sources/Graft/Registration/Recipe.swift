@@ -1,0 +1,81 @@
+/// How one registration makes its instance: a description the engine runs, with no type of
+/// its own.
+///
+/// A recipe is made where the service's type is known (in `register`) and closes over it, so a
+/// registration needs no generic class per service type: registering 30,000 services creates
+/// no run-time type metadata. The recipe hands its instance to the ``Construction`` it is given,
+/// typed, so following a dependency still costs no dynamic cast.
+@usableFromInline
+struct Recipe: Sendable {
+    @usableFromInline typealias Build = @Sendable (inout Construction) throws -> Void
+    @usableFromInline typealias BuildAsync = @Sendable (inout Construction) async throws -> Void
+
+    /// How the instance is made, as validation and diagrams see it.
+    @usableFromInline let kind: FactoryKind
+    /// Makes the instance without awaiting; `nil` for async factories.
+    @usableFromInline let build: Build?
+    /// Makes the instance, awaiting; only async factories have one.
+    @usableFromInline let buildAsync: BuildAsync?
+
+    @usableFromInline
+    init(_ kind: FactoryKind, build: @escaping Build) {
+        self.kind = kind
+        self.build = build
+        self.buildAsync = nil
+    }
+
+    @usableFromInline
+    init(_ kind: FactoryKind, buildAsync: @escaping BuildAsync) {
+        self.kind = kind
+        self.build = nil
+        self.buildAsync = buildAsync
+    }
+}
+
+/// How a registration makes its instance, without the closures: what the graph checks need.
+@usableFromInline
+enum FactoryKind: Sendable {
+    /// An existing object handed in; never created or disposed by Graft.
+    case instance
+    /// A closure that may resolve anything through the resolver it receives.
+    case closure
+    /// An `async` closure.
+    case asyncClosure
+    /// An initializer or function whose parameters are the declared dependencies.
+    case autowired
+    /// An `async` initializer or function whose parameters are the declared dependencies.
+    case asyncAutowired
+    /// Answers with another registration's instance (one instance serving several types); the
+    /// target is the registration's one dependency.
+    case alias
+
+    var isInstance: Bool { self == .instance }
+
+    var isAsync: Bool { self == .asyncClosure || self == .asyncAutowired }
+
+    /// Whether the factory receives a resolver (and so may resolve what `build()` cannot see).
+    var takesResolver: Bool { self == .closure || self == .asyncClosure }
+}
+
+/// A created instance, boxed so that it can be published, cached and handed around untyped.
+@usableFromInline
+final class InstanceBox<Service: Sendable>: InstanceBoxing {
+    @usableFromInline let value: Service
+
+    @usableFromInline
+    init(_ value: Service) {
+        self.value = value
+    }
+}
+
+/// An ``InstanceBox`` of any type.
+@usableFromInline
+protocol InstanceBoxing: AnyObject, Sendable {}
+
+extension InstanceBoxing {
+    /// The boxed value as `Service`; the caller knows the box holds one (its entry's type).
+    @inlinable
+    func unboxed<Service: Sendable>(as type: Service.Type = Service.self) -> Service {
+        unsafeDowncast(self as AnyObject, to: InstanceBox<Service>.self).value
+    }
+}

@@ -1,0 +1,140 @@
+/// One construction under way: what a recipe makes its instance from, and where it puts it.
+///
+/// The engine sets one up on its own stack for each instance it makes. A recipe (see
+/// ``Recipe``) asks it for the next autowired parameter or for the resolver a closure factory
+/// receives, and hands its instance over with ``deliver(_:)``. Recipes never reach the engine any
+/// other way, so registrations stay descriptions.
+///
+/// Soundness (the fence's invariant, see `Fence.swift`): `output` is memory the engine reserved
+/// for exactly the registration's own service type, and the recipe that writes it was made by
+/// the `register` call that also made the registration's key from that same type. The engine
+/// checks the key against the type it reads back before it reads (``ConstructionOutput``).
+@usableFromInline
+struct Construction {
+    /// The engine, which keeps itself alive for the whole construction.
+    @usableFromInline unowned(unsafe) let site: any ConstructionSite
+    /// The registration being made, as the engine numbers it.
+    @usableFromInline let node: Int
+    /// Where the instance goes.
+    @usableFromInline let output: UnsafeMutableRawPointer
+    /// The registration's prepared links to its plain dependencies; opaque to recipes.
+    @usableFromInline let links: UnsafeRawPointer?
+    /// What the engine needs to resolve parameters as it goes; opaque to recipes.
+    @usableFromInline let request: UnsafeMutableRawPointer?
+    /// Parameters the engine resolved ahead of time (the async path), in order.
+    @usableFromInline let prefetched: [(any Sendable)?]?
+    /// The resolver a closure factory receives.
+    @usableFromInline let frame: (any Resolver)?
+    /// The next parameter's position.
+    @usableFromInline var position = 0
+    /// Set by ``deliver(_:)`` when the static type says the instance needs disposal.
+    @usableFromInline var disposal: Disposal?
+
+    @usableFromInline
+    init(
+        site: any ConstructionSite,
+        node: Int,
+        output: UnsafeMutableRawPointer,
+        links: UnsafeRawPointer? = nil,
+        request: UnsafeMutableRawPointer? = nil,
+        prefetched: [(any Sendable)?]? = nil,
+        frame: (any Resolver)? = nil
+    ) {
+        self.site = site
+        self.node = node
+        self.output = output
+        self.links = links
+        self.request = request
+        self.prefetched = prefetched
+        self.frame = frame
+    }
+
+    /// The next autowired parameter, typed.
+    @inlinable
+    mutating func next<Parameter: Sendable>(_ type: Parameter.Type) throws(GraftError) -> Parameter {
+        let site = self.site
+        defer { position += 1 }
+        return try site.parameter(type, of: &self)
+    }
+
+    /// The resolver a closure factory receives.
+    @inlinable
+    func resolver() throws(GraftError) -> any Resolver {
+        guard let frame else { throw GraftError(.factoryFailed, "internal: a closure recipe ran without a resolver") }
+        return frame
+    }
+
+    /// Hands over the instance.
+    @inlinable
+    mutating func deliver<Service: Sendable>(_ value: Service) {
+        output.initializeMemory(as: Service.self, to: value)
+    }
+
+    /// Hands over an instance its owner disposes with `dispose()`.
+    @inlinable
+    mutating func deliver<Service: Disposable>(_ value: Service) {
+        output.initializeMemory(as: Service.self, to: value)
+        disposal = .sync(value)
+    }
+
+    /// Hands over an instance its owner disposes with `await dispose()`.
+    @inlinable
+    mutating func deliver<Service: AsyncDisposable>(_ value: Service) {
+        output.initializeMemory(as: Service.self, to: value)
+        disposal = .async(value)
+    }
+}
+
+/// The engine as a recipe sees it: it supplies autowired parameters.
+@usableFromInline
+protocol ConstructionSite: AnyObject, Sendable {
+    /// The parameter at `construction.position`, typed.
+    func parameter<Parameter: Sendable>(
+        _ type: Parameter.Type,
+        of construction: inout Construction
+    ) throws(GraftError) -> Parameter
+}
+
+/// Memory for one instance of a service while a recipe fills it.
+@usableFromInline
+enum ConstructionOutput {
+    /// Runs `fill` with memory for one `Service`, which `fill` must initialize unless it
+    /// throws, and returns the instance.
+    ///
+    /// `expected` is the identity of the type the registration was made for; it must be
+    /// `Service`, or the memory would be read as the wrong type. The caller found the
+    /// registration under `Service`'s key, so a mismatch is a bug in Graft, reported as an error.
+    @inlinable
+    static func make<Service: Sendable>(
+        _ type: Service.Type,
+        expected: ObjectIdentifier,
+        _ fill: (UnsafeMutableRawPointer) throws(GraftError) -> Void
+    ) throws(GraftError) -> Service {
+        guard expected == ObjectIdentifier(Service.self) else {
+            throw GraftError(.typeMismatch, "internal: a recipe for another type was asked for a \(Service.self)")
+        }
+        // Stack memory: a construction never outlives the call that makes it.
+        return try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) {
+            buffer throws(GraftError) -> Service in
+            let pointer = buffer.baseAddress.unsafelyUnwrapped
+            try fill(UnsafeMutableRawPointer(pointer))
+            return pointer.move()
+        }
+    }
+
+    /// ``make(_:expected:_:)`` for a fill that awaits: the memory is on the heap, since an
+    /// async function cannot lend out its stack across a suspension.
+    static func make<Service: Sendable>(
+        _ type: Service.Type,
+        expected: ObjectIdentifier,
+        _ fill: (UnsafeMutableRawPointer) async throws(GraftError) -> Void
+    ) async throws(GraftError) -> Service {
+        guard expected == ObjectIdentifier(Service.self) else {
+            throw GraftError(.typeMismatch, "internal: a recipe for another type was asked for a \(Service.self)")
+        }
+        let pointer = UnsafeMutablePointer<Service>.allocate(capacity: 1)
+        defer { pointer.deallocate() }
+        try await fill(UnsafeMutableRawPointer(pointer))
+        return pointer.move()
+    }
+}
