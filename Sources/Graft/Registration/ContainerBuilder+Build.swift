@@ -61,25 +61,25 @@ extension ContainerBuilder {
     ///
     /// - Returns: The problems, in a deterministic order; empty when the graph is valid.
     public func validate() -> [GraftError] {
-        problems(in: makeTable(), buildIsAsync: true)
+        problems(in: link(), buildIsAsync: true)
     }
 
-    func makeTable() -> RegistrationTable {
-        RegistrationTable(
-            registrations: registrations,
-            requirements: requirements,
-            problemReporter: unhandledErrorHandler
-        )
+    /// Links the registrations into the graph that validation, export and freezing read.
+    func link() -> DependencyGraph {
+        DependencyGraph(registrations: registrations)
     }
 
-    private func problems(in table: RegistrationTable, buildIsAsync: Bool) -> [GraftError] {
-        problems + GraphValidator(graph: table.graph, requirements: requirements).problems(buildIsAsync: buildIsAsync)
+    func problems(in graph: DependencyGraph, buildIsAsync: Bool) -> [GraftError] {
+        problems + GraphValidator(graph: graph, requirements: requirements).problems(buildIsAsync: buildIsAsync)
     }
 
+    /// Links, validates and freezes: data flows one way, and the runtime table is built only
+    /// once the graph is known to be valid.
     private func makeContainer(buildIsAsync: Bool) throws(GraftError) -> Container {
-        let table = makeTable()
-        let problems = problems(in: table, buildIsAsync: buildIsAsync)
+        let graph = link()
+        let problems = problems(in: graph, buildIsAsync: buildIsAsync)
         guard problems.isEmpty else { throw Self.invalidGraph(problems) }
+        let table = RegistrationTable(graph: graph, requirements: requirements, problemReporter: unhandledErrorHandler)
         return Container(core: ContainerCore(table: table))
     }
 

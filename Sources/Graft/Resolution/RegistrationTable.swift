@@ -5,44 +5,31 @@
 /// by `overriding` get their own table but share the ``Registration`` values.
 @usableFromInline
 final class RegistrationTable: Sendable {
-    let registrations: [Registration]
+    /// The linked graph this table was frozen from, kept for `overriding` and the graph export.
+    let graph: DependencyGraph
     @usableFromInline let entries: [Entry]
     /// The winning (last) entry for each unnamed type.
     @usableFromInline let unnamed: TypeTable
     /// The winning (last) entry for each named key.
     @usableFromInline let named: [ServiceKey: Entry]
-    /// Every entry of a type, named or not, in registration order.
-    /// The entries grouped by type, each group in registration order; `typeRanges` says where
-    /// each type's group is. One array for all types, not one per type, keeps a build of
-    /// thousands of services from allocating thousands of arrays.
-    private let groupedByType: [Entry]
-    private let typeRanges: [ObjectIdentifier: Range<Int>]
     /// The buffer every entry's ``Entry/plainTargetsAddress`` points into.
     private let plainTargets: PlainTargets
     let singletonSlotCount: Int
     /// Whether any registration has the `.graph` lifetime.
     let hasGraphLifetime: Bool
-    let scopedSlotCount: Int
     let requirements: [ModuleRequirement]
     let problemReporter: @Sendable (GraftError) -> Void
 
+    /// Freezes `graph`, which linking made and validation accepted.
     init(
-        registrations: [Registration],
+        graph: DependencyGraph,
         requirements: [ModuleRequirement],
         problemReporter: @escaping @Sendable (GraftError) -> Void
     ) {
-        self.registrations = registrations
+        self.graph = graph
         self.requirements = requirements
         self.problemReporter = problemReporter
-
-        var winners: [ServiceKey: Int] = [:]
-        winners.reserveCapacity(registrations.count)
-        for (index, registration) in registrations.enumerated() {
-            winners[registration.key] = index
-        }
-
-        let graph = DependencyGraph(registrations: registrations, winners: winners)
-        let asyncCauses = graph.asyncCauses
+        let registrations = graph.registrations
 
         var offsets: [Int] = []
         offsets.reserveCapacity(registrations.count)
@@ -57,6 +44,7 @@ final class RegistrationTable: Sendable {
         entries.reserveCapacity(registrations.count)
         var singletonSlots = 0
         var scopedSlots = 0
+        var hasGraphLifetime = false
         for (index, registration) in registrations.enumerated() {
             var slot = -1
             switch registration.lifetime {
@@ -66,7 +54,9 @@ final class RegistrationTable: Sendable {
             case .scoped:
                 slot = scopedSlots
                 scopedSlots += 1
-            case .transient, .graph:
+            case .graph:
+                hasGraphLifetime = true
+            case .transient:
                 break
             }
             entries.append(
@@ -77,61 +67,28 @@ final class RegistrationTable: Sendable {
                     links: graph.links[index],
                     plainTargetsAddress: plainTargets.address(at: offsets[index]),
                     slot: slot,
-                    asyncCause: asyncCauses[index]
+                    asyncCause: graph.asyncCauses[index]
                 )
             )
-        }
-
-        var unnamed: [ObjectIdentifier: Entry] = [:]
-        var named: [ServiceKey: Entry] = [:]
-        let namedCount = entries.reduce(0) { $0 + ($1.key.name == nil ? 0 : 1) }
-        unnamed.reserveCapacity(entries.count - namedCount)
-        named.reserveCapacity(namedCount)
-        var typeCounts: [ObjectIdentifier: Int] = [:]
-        typeCounts.reserveCapacity(entries.count)
-        for entry in entries {
-            if entry.key.name == nil {
-                unnamed[entry.key.id] = entry
-            } else {
-                named[entry.key] = entry
-            }
-            typeCounts[entry.key.id, default: 0] += 1
         }
         plainTargets.link(entries, offsets: offsets)
         self.plainTargets = plainTargets
         self.entries = entries
-        self.unnamed = TypeTable(unnamed)
-        self.named = named
-        var typeRanges: [ObjectIdentifier: Range<Int>] = [:]
-        typeRanges.reserveCapacity(typeCounts.count)
-        var start = 0
-        for (id, count) in typeCounts {
-            typeRanges[id] = start..<start
-            start += count
-        }
-        var grouped = [Entry?](repeating: nil, count: entries.count)
-        for entry in entries {
-            let range = typeRanges[entry.key.id, default: 0..<0]
-            grouped[range.upperBound] = entry
-            typeRanges[entry.key.id] = range.lowerBound..<range.upperBound + 1
-        }
-        self.groupedByType = grouped.compactMap { $0 }
-        self.typeRanges = typeRanges
+        self.unnamed = TypeTable(
+            graph.index.types.lazy.filter { $0.unnamedWinner >= 0 }.map { ($0.id, entries[Int($0.unnamedWinner)]) }
+        )
+        self.named = graph.index.named.mapValues { entries[Int($0)] }
         self.singletonSlotCount = singletonSlots
-        self.hasGraphLifetime = registrations.contains { $0.lifetime == .graph }
-        self.scopedSlotCount = scopedSlots
-        self.graph = graph
+        self.hasGraphLifetime = hasGraphLifetime
     }
 
-    /// The dependency graph `build()` validated, kept for diagnostics and export.
-    let graph: DependencyGraph
+    var registrations: [Registration] { graph.registrations }
 
     @inline(__always)
     /// Every entry of a type, named or not, in registration order.
     @usableFromInline
-    func entries(ofType id: ObjectIdentifier) -> ArraySlice<Entry> {
-        guard let range = typeRanges[id] else { return [] }
-        return groupedByType[range]
+    func entries(ofType id: ObjectIdentifier) -> [Entry] {
+        graph.index.group(ofType: id).map { entries[Int($0)] }
     }
 
     @inlinable

@@ -13,7 +13,7 @@ struct TypeTable: Sendable {
     @usableFromInline let values: [Unmanaged<Entry>?]
     @usableFromInline let mask: Int
 
-    init(_ entries: [ObjectIdentifier: Entry]) {
+    init(_ entries: some Collection<(ObjectIdentifier, Entry)>) {
         var capacity = 8
         while capacity < entries.count * 2 { capacity *= 2 }
         var keys = [UInt](repeating: 0, count: capacity)

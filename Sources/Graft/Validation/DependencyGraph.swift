@@ -1,6 +1,9 @@
-/// The registrations as a graph: one node per registration, one edge per declared dependency.
+/// The registrations linked into a graph: one node per registration, one edge per declared
+/// dependency, each pointing at the registration that wins for its key.
 ///
-/// Built once by `build()` in time linear in registrations plus edges. Every walk over it is
+/// Linking is the one step between describing and freezing: ``GraphValidator`` and the graph
+/// export read this value and create nothing, and freezing builds the runtime table from it.
+/// Built in time linear in registrations plus edges. Every walk over it is
 /// iterative, so a chain of 10,000 services cannot overflow the stack.
 struct DependencyGraph: Sendable {
     struct Edge: Sendable {
@@ -29,7 +32,16 @@ struct DependencyGraph: Sendable {
     /// Per registration, its dependencies as linking classified them (see ``Dependency/linked(_:isRegistered:)``).
     let dependencies: [[Dependency]]
 
-    init(registrations: [Registration], winners: [ServiceKey: Int]) {
+    /// The registrations it was linked from.
+    let registrations: [Registration]
+    /// Which registration answers for each key, and each type's registrations.
+    let index: ServiceIndex
+
+    /// Links `registrations`.
+    init(registrations: [Registration]) {
+        let serviceIndex = ServiceIndex(keys: registrations.map(\.key))
+        self.registrations = registrations
+        self.index = serviceIndex
         var links: [[Int]] = []
         var edges: [[Edge]] = []
         var dependencies: [[Dependency]] = []
@@ -50,9 +62,9 @@ struct DependencyGraph: Sendable {
             entryLinks.reserveCapacity(registration.dependencies.count)
             entryDependencies.reserveCapacity(registration.dependencies.count)
             for declared in registration.dependencies {
-                let dependency = Dependency.linked(declared) { winners[$0] != nil }
+                let dependency = Dependency.linked(declared) { serviceIndex.winner(for: $0) != nil }
                 entryDependencies.append(dependency)
-                if let target = winners[dependency.key] {
+                if let target = serviceIndex.winner(for: dependency.key) {
                     entryLinks.append(target)
                     entryEdges.append(Edge(target: target, isImmediate: dependency.isImmediate))
                 } else {

@@ -21,8 +21,8 @@ extension ContainerBuilder {
     /// - Parameter format: The diagram language.
     /// - Returns: The diagram's source text.
     public func exportGraph(as format: GraphFormat) -> String {
-        let table = makeTable()
-        return GraphRenderer(graph: table.graph, problems: validate()).render(format)
+        let graph = link()
+        return GraphRenderer(graph: graph, problems: problems(in: graph, buildIsAsync: true)).render(format)
     }
 }
 
