@@ -18,16 +18,7 @@ extension ContainerBuilder {
     ///   in ``GraftError/problems``.
     public func build() throws(GraftError) -> Container {
         let container = try makeContainer(buildIsAsync: false)
-        var failures: [GraftError] = []
-        for entry in container.core.table.entries where entry.lifetime == .eagerSingleton {
-            var state = ResolveState(scope: container.core.root)
-            do {
-                _ = try container.core.makeErased(entry, &state)
-            } catch {
-                failures.append(eagerFailure(entry, error))
-            }
-        }
-        try finishEagerCreation(container, failures)
+        try finishEagerCreation(container, container.core.createEagerSingletons())
         return container
     }
 
@@ -38,16 +29,7 @@ extension ContainerBuilder {
     /// - Throws: ``GraftError`` with code ``GraftError/Code/invalidGraph``.
     public func build() async throws(GraftError) -> Container {
         let container = try makeContainer(buildIsAsync: true)
-        var failures: [GraftError] = []
-        for entry in container.core.table.entries where entry.lifetime == .eagerSingleton {
-            var state = ResolveState(scope: container.core.root)
-            do {
-                _ = try await container.core.makeErasedAsync(entry, &state)
-            } catch {
-                failures.append(eagerFailure(entry, error))
-            }
-        }
-        try finishEagerCreation(container, failures)
+        try finishEagerCreation(container, await container.core.createEagerSingletons())
         return container
     }
 
@@ -83,17 +65,6 @@ extension ContainerBuilder {
         return Container(core: ContainerCore(table: table))
     }
 
-    private func eagerFailure(_ entry: Entry, _ error: GraftError) -> GraftError {
-        GraftError(
-            .eagerSingletonFailed,
-            "eager singleton \(entry.key) could not be created during build(): \(error.summary)",
-            service: entry.key.description,
-            path: error.path,
-            hints: error.hints,
-            underlyingError: error.underlyingError ?? error
-        )
-    }
-
     /// Throws the eager failures, after disposing the eager singletons that were created.
     private func finishEagerCreation(_ container: Container, _ failures: [GraftError]) throws(GraftError) {
         guard !failures.isEmpty else { return }
@@ -109,5 +80,16 @@ extension ContainerBuilder {
             hints: [],
             problems: problems
         )
+    }
+}
+
+extension ContainerBuilder {
+    /// The registrations as a diagram, with every problem ``validate()`` finds highlighted.
+    ///
+    /// - Parameter format: The diagram language.
+    /// - Returns: The diagram's source text.
+    public func exportGraph(as format: GraphFormat) -> String {
+        let graph = link()
+        return GraphRenderer(graph: graph, problems: problems(in: graph, buildIsAsync: true)).render(format)
     }
 }

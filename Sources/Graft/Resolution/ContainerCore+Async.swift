@@ -73,20 +73,12 @@ extension ContainerCore {
         _ entry: Entry,
         _ state: inout ResolveState
     ) async throws(GraftError) -> Service {
-        switch entry.lifetime {
-        case .transient:
-            return try await createAsync(entry, &state, owner: state.scope)
-        case .graph:
-            let call = state.sharedCall()
-            if let box = call.graphInstance(entry.index) { return box.unboxed() }
-            return try await createAsync(entry, &state, owner: state.scope) {
-                call.storeGraphInstance(InstanceBox($0), index: entry.index)
-            }
-        case .scoped:
-            try requireScope(entry, state)
-            fallthrough
-        case .singleton, .eagerSingleton, .weak:
-            if let box = existingShared(entry, state.scope, as: Service.self) { return box.unboxed() }
+        switch try placement(of: entry, &state, as: Service.self) {
+        case .existing(let box):
+            return box.unboxed()
+        case .new(let owner, let call):
+            return try await createAsync(entry, &state, owner: owner) { publish($0, entry, to: call) }
+        case .shared:
             return try await createSharedAsync(entry, &state)
         }
     }

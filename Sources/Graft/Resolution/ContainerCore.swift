@@ -121,45 +121,16 @@ final class ContainerCore: Sendable {
         _ entry: Entry,
         _ state: inout ResolveState
     ) throws(GraftError) -> Service {
-        switch entry.lifetime {
-        case .transient:
+        switch try placement(of: entry, &state, as: Service.self) {
+        case .existing(let box):
+            return box.unboxed()
+        case .new(let owner, let call):
             try requireNoAwait(entry)
-            return try create(entry, &state, owner: state.scope)
-        case .singleton, .eagerSingleton:
-            if let address = singletons.address(entry.slot) {
-                return Unmanaged<InstanceBox<Service>>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.value }
-            }
-            try requireNoAwait(entry)
-            return try createShared(entry, &state)
-        case .scoped:
-            try requireScope(entry, state)
-            if let box = state.scope.scopedInstance(entry.slot) { return box.unboxed() }
+            return try create(entry, &state, owner: owner) { publish($0, entry, to: call) }
+        case .shared:
             try requireNoAwait(entry)
             return try createShared(entry, &state)
-        case .graph:
-            let call = state.sharedCall()
-            if let box = call.graphInstance(entry.index) { return box.unboxed() }
-            try requireNoAwait(entry)
-            return try create(entry, &state, owner: state.scope) {
-                call.storeGraphInstance(InstanceBox($0), index: entry.index)
-            }
-        case .weak:
-            return try weakValue(entry, &state)
         }
-    }
-
-    // The rare ways of making live in functions of their own: a generic function that is not
-    // specialized looks up the run-time type of every optional it touches, on every call.
-
-    /// The live `.weak` instance, or a new one.
-    @usableFromInline
-    func weakValue<Service: Sendable>(
-        _ entry: Entry,
-        _ state: inout ResolveState
-    ) throws(GraftError) -> Service {
-        if let value = weakInstance(entry.slot, as: Service.self) { return value }
-        try requireNoAwait(entry)
-        return try createShared(entry, &state)
     }
 
     /// Runs the factory, hands the instance to its owner for disposal, then runs activation hooks.
@@ -327,66 +298,6 @@ final class ContainerCore: Sendable {
             let failure = GraftError.wrapping(error)
             coordinator.finish(chain, .failure(failure))
             throw failure
-        }
-    }
-
-    func sharedSlot(_ entry: Entry, _ scope: ScopeCore) -> SlotID {
-        SlotID(store: entry.lifetime == .scoped ? scope.id : root.id, index: entry.slot)
-    }
-
-    /// The state a shared instance is created under: singletons and weak instances belong to the root.
-    func sharedState(_ entry: Entry, _ state: ResolveState) -> ResolveState {
-        guard entry.lifetime != .scoped else {
-            return ResolveState(scope: state.scope, frame: state.frame, depth: state.depth)
-        }
-        return ResolveState(scope: root, frame: state.frame, singleton: entry, depth: state.depth)
-    }
-
-    func owner(ofShared entry: Entry, _ scope: ScopeCore) -> ScopeCore? {
-        switch entry.lifetime {
-        case .scoped: scope
-        case .weak: nil
-        default: root
-        }
-    }
-
-    /// The shared instance of `entry`, boxed, if it exists.
-    func existingShared<Service: Sendable>(
-        _ entry: Entry,
-        _ scope: ScopeCore,
-        as type: Service.Type
-    ) -> (any InstanceBoxing)? {
-        switch entry.lifetime {
-        case .scoped: scope.scopedInstance(entry.slot)
-        case .weak: weakInstance(entry.slot, as: Service.self).map(InstanceBox.init)
-        default: singletons.box(entry.slot)
-        }
-    }
-
-    /// Publishes a new shared instance; returns the published box.
-    func publishShared<Service: Sendable>(
-        _ value: Service,
-        _ entry: Entry,
-        _ scope: ScopeCore
-    ) throws(GraftError) -> any InstanceBoxing {
-        let box = InstanceBox(value)
-        switch entry.lifetime {
-        case .scoped:
-            scope.storeScopedInstance(box, slot: entry.slot)
-            return box
-        case .weak:
-            guard let instance = WeakInstance(value) else {
-                throw GraftError(
-                    .weakNeedsClass,
-                    "\(entry.key) is .weak but its factory made a \(type(of: value)), which is not a class",
-                    service: entry.key.description,
-                    hints: ["only class instances can be held weakly; use .transient or .singleton for values"]
-                )
-            }
-            weakInstances.withLock { $0[entry.slot] = instance }
-            return box
-        default:
-            return singletons.publish(box, in: entry.slot)
         }
     }
 

@@ -54,7 +54,7 @@ final class Entry: Sendable {
         self.plainTargetsAddress = plainTargetsAddress
         self.activations = registration.activations
         self.hasActivations = !registration.activations.isEmpty
-        self.isRootOwned = registration.lifetime.isRootOwned && !registration.kind.isInstance
+        self.isRootOwned = registration.lifetime.store == .rootSlot && !registration.kind.isInstance
         self.slot = slot
         self.asyncCause = asyncCause
         self.source = registration.source

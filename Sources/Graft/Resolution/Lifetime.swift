@@ -30,9 +30,6 @@ public enum Lifetime: String, Hashable, Sendable, CaseIterable, CustomStringConv
     /// The lifetime as code spells it: `.singleton`.
     public var description: String { ".\(rawValue)" }
 
-    /// Whether the root container keeps the instance in a slot of its own.
-    var isRootOwned: Bool { self == .singleton || self == .eagerSingleton }
-
     /// How long an instance lives, longest first; a dependency on a shorter-lived one is captive.
     var rank: Int {
         switch self {

@@ -47,16 +47,16 @@ final class RegistrationTable: Sendable {
         var hasGraphLifetime = false
         for (index, registration) in registrations.enumerated() {
             var slot = -1
-            switch registration.lifetime {
-            case .singleton, .eagerSingleton, .weak:
+            switch registration.lifetime.store {
+            case .rootSlot, .weakTable:
                 slot = singletonSlots
                 singletonSlots += 1
-            case .scoped:
+            case .scopeSlot:
                 slot = scopedSlots
                 scopedSlots += 1
-            case .graph:
+            case .call:
                 hasGraphLifetime = true
-            case .transient:
+            case .none:
                 break
             }
             entries.append(

@@ -15,27 +15,6 @@ public enum GraphFormat: String, Sendable, CaseIterable {
     case mermaid
 }
 
-extension ContainerBuilder {
-    /// The registrations as a diagram, with every problem ``validate()`` finds highlighted.
-    ///
-    /// - Parameter format: The diagram language.
-    /// - Returns: The diagram's source text.
-    public func exportGraph(as format: GraphFormat) -> String {
-        let graph = link()
-        return GraphRenderer(graph: graph, problems: problems(in: graph, buildIsAsync: true)).render(format)
-    }
-}
-
-extension Container {
-    /// The container's validated graph as a diagram.
-    ///
-    /// - Parameter format: The diagram language.
-    /// - Returns: The diagram's source text.
-    public func exportGraph(as format: GraphFormat) -> String {
-        GraphRenderer(graph: core.table.graph, problems: []).render(format)
-    }
-}
-
 struct GraphRenderer {
     let graph: DependencyGraph
     let problems: [GraftError]

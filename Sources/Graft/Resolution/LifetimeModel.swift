@@ -1,0 +1,140 @@
+/// Each lifetime's rule, written once: where its instances are kept, whether one exists
+/// already, who owns a new one and how a new one is published.
+///
+/// | lifetime | kept in (``InstanceStore``) | owner of a new instance | published to |
+/// |---|---|---|---|
+/// | `.transient` | nowhere | the scope of the resolve | nobody |
+/// | `.graph` | the top-level call | the scope of the resolve | the call |
+/// | `.singleton`, `.eagerSingleton` | a root slot | the root container | the slot, once |
+/// | `.scoped` | a slot of the scope | the scope | the slot, once |
+/// | `.weak` | the weak table | nobody (never disposed) | the table, held weakly |
+///
+/// The synchronous and the asynchronous resolve paths both ask ``ContainerCore/placement(of:_:as:)``
+/// and differ only in whether they await the construction it asks for. No other code switches
+/// over lifetimes to decide how to resolve.
+enum InstanceStore: Sendable {
+    /// Not kept: a new instance every resolve.
+    case none
+    /// Kept by the top-level resolve call, shared by everything it creates.
+    case call
+    /// One slot of the root container.
+    case rootSlot
+    /// One slot of each scope.
+    case scopeSlot
+    /// Held weakly by the root container while anything else holds it.
+    case weakTable
+}
+
+extension Lifetime {
+    /// Where instances of this lifetime are kept.
+    var store: InstanceStore {
+        switch self {
+        case .transient: .none
+        case .graph: .call
+        case .singleton, .eagerSingleton: .rootSlot
+        case .scoped: .scopeSlot
+        case .weak: .weakTable
+        }
+    }
+}
+
+/// What a resolve must do for one entry, as its lifetime decides.
+enum Placement {
+    /// The instance exists: hand it out.
+    case existing(any InstanceBoxing)
+    /// Create a new instance for `owner`, publishing it to `call` when the lifetime shares it per call.
+    case new(owner: ScopeCore?, call: CallState?)
+    /// Create the one shared instance, exactly once however many resolves race for it.
+    case shared
+}
+
+extension ContainerCore {
+    /// What resolving `entry` under `state` must do.
+    func placement<Service: Sendable>(
+        of entry: Entry,
+        _ state: inout ResolveState,
+        as type: Service.Type
+    ) throws(GraftError) -> Placement {
+        switch entry.lifetime.store {
+        case .none:
+            return .new(owner: state.scope, call: nil)
+        case .call:
+            let call = state.sharedCall()
+            if let box = call.graphInstance(entry.index) { return .existing(box) }
+            return .new(owner: state.scope, call: call)
+        case .scopeSlot:
+            try requireScope(entry, state)
+            fallthrough
+        case .rootSlot, .weakTable:
+            if let box = existingShared(entry, state.scope, as: Service.self) { return .existing(box) }
+            return .shared
+        }
+    }
+
+    /// Makes a new per-call instance visible to the rest of its call.
+    func publish<Service: Sendable>(_ value: Service, _ entry: Entry, to call: CallState?) {
+        call?.storeGraphInstance(InstanceBox(value), index: entry.index)
+    }
+
+    /// The slot a shared instance of `entry` is created in, for the creation coordinator.
+    func sharedSlot(_ entry: Entry, _ scope: ScopeCore) -> SlotID {
+        SlotID(store: entry.lifetime.store == .scopeSlot ? scope.id : root.id, index: entry.slot)
+    }
+
+    /// The state a shared instance is created under: only scoped instances belong to the scope.
+    func sharedState(_ entry: Entry, _ state: ResolveState) -> ResolveState {
+        guard entry.lifetime.store != .scopeSlot else {
+            return ResolveState(scope: state.scope, frame: state.frame, depth: state.depth)
+        }
+        return ResolveState(scope: root, frame: state.frame, singleton: entry, depth: state.depth)
+    }
+
+    /// Who disposes a new shared instance of `entry`.
+    func owner(ofShared entry: Entry, _ scope: ScopeCore) -> ScopeCore? {
+        switch entry.lifetime.store {
+        case .scopeSlot: scope
+        case .weakTable: nil
+        case .none, .call, .rootSlot: root
+        }
+    }
+
+    /// The shared instance of `entry`, boxed, if it exists.
+    func existingShared<Service: Sendable>(
+        _ entry: Entry,
+        _ scope: ScopeCore,
+        as type: Service.Type
+    ) -> (any InstanceBoxing)? {
+        switch entry.lifetime.store {
+        case .scopeSlot: scope.scopedInstance(entry.slot)
+        case .weakTable: weakInstance(entry.slot, as: Service.self).map(InstanceBox.init)
+        case .none, .call, .rootSlot: singletons.box(entry.slot)
+        }
+    }
+
+    /// Publishes a new shared instance; returns the published box.
+    func publishShared<Service: Sendable>(
+        _ value: Service,
+        _ entry: Entry,
+        _ scope: ScopeCore
+    ) throws(GraftError) -> any InstanceBoxing {
+        let box = InstanceBox(value)
+        switch entry.lifetime.store {
+        case .scopeSlot:
+            scope.storeScopedInstance(box, slot: entry.slot)
+            return box
+        case .weakTable:
+            guard let instance = WeakInstance(value) else {
+                throw GraftError(
+                    .weakNeedsClass,
+                    "\(entry.key) is .weak but its factory made a \(type(of: value)), which is not a class",
+                    service: entry.key.description,
+                    hints: ["only class instances can be held weakly; use .transient or .singleton for values"]
+                )
+            }
+            weakInstances.withLock { $0[entry.slot] = instance }
+            return box
+        case .none, .call, .rootSlot:
+            return singletons.publish(box, in: entry.slot)
+        }
+    }
+}

@@ -1,0 +1,26 @@
+// The fence: every unsafe thing Graft does is in this folder, behind typed APIs.
+//
+// What is here: the lock (`Lock`, `Locked`), the root container's write-once singleton slots
+// (`SingletonSlots`), the frozen type table (`TypeTable`) and the flat buffer of prepared
+// dependency links (`PlainTargets`), both read through unretained references, the typed hand-over
+// of an instance from a recipe to the engine (`Construction`, `ConstructionOutput`), the weak
+// instance holder (`WeakInstance`) and the hop to a fresh stack for very deep resolutions
+// (`StackExtension`).
+//
+// The one invariant that makes them sound:
+//
+//   A frozen table, and every entry, registration, recipe and link buffer it holds, is
+//   immutable and outlives every resolve that reads it; an entry is only ever made as the
+//   type of its own key.
+//
+// - "Immutable and outlives": a `Container` owns its table, and every resolve runs while a
+//   `Container`, a `Scope` or a `ResolutionFrame` holding the container is alive. So unretained
+//   references into the table (`Unmanaged<Entry>`, `unowned(unsafe)`, link addresses) never
+//   dangle, and reading them needs no lock.
+// - "Made as the type of its own key": a recipe is created by the same `register` call that
+//   creates its registration's key, from the same `Service` type, and delivers exactly a
+//   `Service`. Entries are found under their own key, or linked as a dependency whose key is
+//   the parameter's type. So the memory `ConstructionOutput` reserves, and the boxes shared
+//   instances live in, hold the type the caller reads; `ConstructionOutput` checks the key's
+//   type against the type it reads before it reads, and reports a mismatch as an error.
+// - Shared mutable state (slots, locks) is touched only atomically or under its lock.
