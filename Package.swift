@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -9,20 +9,18 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Graft",
-    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    // Synchronization's Mutex and Atomic (macOS 15, iOS 18) keep locks and flags inside the
+    // objects they guard, with no allocation of their own.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
     products: [
         .library(name: "Graft", targets: ["Graft"]),
         .library(name: "GraftTesting", targets: ["GraftTesting"]),
         .executable(name: "race-car", targets: ["RaceCar"]),
         .executable(name: "pit-wall", targets: ["PitWall"]),
     ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-atomics.git", from: "1.3.0")
-    ],
     targets: [
         .target(
             name: "Graft",
-            dependencies: [.product(name: "Atomics", package: "swift-atomics")],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -31,7 +31,8 @@ final class ContainerCore: Sendable {
             // The unnamed fast path borrows the entry (+0): no reference count changes hands, so
             // threads resolving the same service do not contend on one cache line.
             let result = unmanaged._withUnsafeGuaranteedRef { entry -> Result<Service, GraftError> in
-                if ScopeCore.isClosed(flagAddress: state.closedFlagAddress) {
+                // `scope` is unowned(unsafe): reading its flag touches no reference count.
+                if state.scope.isClosed {
                     return .failure(closedError(entry.key, state.scope))
                 }
                 do throws(GraftError) {

@@ -39,7 +39,7 @@ final class CreationCoordinator: Sendable {
         case fail(GraftError)
     }
 
-    private let state = Locked(State(), waitable: true)
+    private let state = WaitableLocked(State())
 
     /// Returns the existing instance, claims the slot, or waits (blocking the thread) for the
     /// creation under way to finish.

@@ -8,9 +8,6 @@ struct ResolveState: Sendable {
     // reference) keeps the scope alive until the call returns; anything that outlives the call
     // (a frame handed to a factory) copies the scope into a strong reference of its own.
     @usableFromInline unowned(unsafe) let scope: ScopeCore
-    /// `scope`'s closed flag, checked on every resolve without touching the scope's reference
-    /// count, which threads resolving at once would otherwise contend on.
-    @usableFromInline let closedFlagAddress: UInt
     /// The innermost closure factory under way, when there is one: the path for cycle checks.
     @usableFromInline var frame: ResolutionFrame?
     /// State shared by one top-level resolve call, made the first time something needs it.
@@ -32,7 +29,6 @@ struct ResolveState: Sendable {
         depth: Int = 0
     ) {
         self.scope = scope
-        self.closedFlagAddress = scope.closedFlagAddress
         self.frame = frame
         self.call = call
         self.singleton = singleton

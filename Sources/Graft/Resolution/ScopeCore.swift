@@ -1,4 +1,4 @@
-import Atomics
+import Synchronization
 
 /// The state of one scope, or of the root container: the instances it owns and must dispose.
 @usableFromInline
@@ -11,21 +11,9 @@ final class ScopeCore: Sendable {
 
     let isRoot: Bool
     private weak let parent: ScopeCore?
-    /// Set once, when the scope closes. Its own allocation, so a resolve can check it through
-    /// ``closedFlagAddress`` without retaining the scope (see ``ResolveState``).
-    /// (The address is kept as an integer so the class stays `Sendable`; the storage is
-    /// allocated in `init`, freed in `deinit`, and only ever accessed atomically.)
-    @usableFromInline let closedFlagAddress: UInt = {
-        let storage = UnsafeMutablePointer<UnsafeAtomic<Bool>.Storage>.allocate(capacity: 1)
-        storage.initialize(to: UnsafeAtomic<Bool>.Storage(false))
-        return UInt(bitPattern: storage)
-    }()
-
-    private var closedFlag: UnsafeAtomic<Bool> {
-        // The address comes from the allocation above, never zero.
-        UnsafeAtomic(at: UnsafeMutablePointer(bitPattern: closedFlagAddress).unsafelyUnwrapped)
-    }
-    private let state = Locked(State())
+    /// Set once, when the scope closes; read by every resolve through the scope.
+    private let closed = Atomic(false)
+    private let state: Mutex<State> = Mutex(State())
 
     init(isRoot: Bool, parent: ScopeCore?) {
         self.isRoot = isRoot
@@ -36,22 +24,7 @@ final class ScopeCore: Sendable {
 
     @inline(__always)
     @usableFromInline
-    var isClosed: Bool { closedFlag.load(ordering: .acquiring) }
-
-    /// Whether the scope whose ``closedFlagAddress`` is `address` is closed; the caller keeps
-    /// that scope alive.
-    @usableFromInline
-    static func isClosed(flagAddress address: UInt) -> Bool {
-        guard let pointer = UnsafeMutablePointer<UnsafeAtomic<Bool>.Storage>(bitPattern: address) else { return true }
-        return UnsafeAtomic(at: pointer).load(ordering: .acquiring)
-    }
-
-    deinit {
-        if let storage = UnsafeMutablePointer<UnsafeAtomic<Bool>.Storage>(bitPattern: closedFlagAddress) {
-            storage.deinitialize(count: 1)
-            storage.deallocate()
-        }
-    }
+    var isClosed: Bool { closed.load(ordering: .acquiring) }
 
     /// A new child scope, or `nil` when this one is already closed.
     func makeChild() -> ScopeCore? {
@@ -88,7 +61,7 @@ final class ScopeCore: Sendable {
     /// with its own records), then this scope's records, newest first. `nil` if already closed.
     private func beginClose() -> [DisposalRecord]? {
         let taken = state.withLock { state -> (children: [ScopeCore], records: [DisposalRecord])? in
-            guard closedFlag.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+            guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
             else { return nil }
             let taken = (Array(state.children.values), Array(state.disposables.reversed()))
             state = State()

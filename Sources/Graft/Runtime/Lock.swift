@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -11,8 +13,8 @@ import Android
 /// A mutual-exclusion lock with a condition variable, over pthreads.
 ///
 /// The mutex and condition live in their own heap allocation so their address never moves,
-/// which pthreads requires. `Synchronization.Mutex` would do on Linux, but on Apple platforms
-/// it needs macOS 15 / iOS 18 and Graft supports macOS 13 / iOS 16.
+/// which pthreads requires. Only the creation coordinator uses it, because threads wait on it;
+/// everything else uses `Synchronization.Mutex` through ``Locked``.
 final class Lock {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// Only locks that threads wait on have one; most locks never do, and save its allocation.
@@ -78,18 +80,34 @@ final class Lock {
 
 /// A value that is only ever read or written with its lock held.
 ///
+/// A class around `Mutex`, so that one allocation holds both the value and its lock.
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) {
+        mutex = Mutex(value)
+    }
+
+    @inline(__always)
+    func withLock<Result: Sendable, Failure: Error>(
+        _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try mutex.withLock { value throws(Failure) -> Result in try body(&value) }
+    }
+}
+
+/// A value guarded by a lock that threads can also wait on: the creation coordinator's.
+///
 /// This is Graft's one `@unchecked Sendable` type. It is sound because `value` is private and
-/// every access goes through ``withLock(_:)``, which holds `lock` for the whole access, so no two
-/// threads touch `value` at once; and `Value` is `Sendable`, so what leaves the closure may
-/// cross threads. The lock itself is never handed out.
-final class Locked<Value: Sendable>: @unchecked Sendable {
-    private let lock: Lock
+/// every access goes through ``withLock(_:)`` or ``waitUntil(_:)``, which hold `lock` for the
+/// whole access, so no two threads touch `value` at once; and `Value` is `Sendable`, so what
+/// leaves the closure may cross threads. The lock itself is never handed out.
+final class WaitableLocked<Value: Sendable>: @unchecked Sendable {
+    private let lock = Lock(waitable: true)
     private var value: Value
 
-    /// - Parameter waitable: Whether threads will block in ``waitUntil(_:)``.
-    init(_ value: Value, waitable: Bool = false) {
+    init(_ value: Value) {
         self.value = value
-        self.lock = Lock(waitable: waitable)
     }
 
     @inline(__always)

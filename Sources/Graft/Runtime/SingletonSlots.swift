@@ -1,4 +1,4 @@
-import Atomics
+import Synchronization
 
 /// The root container's shared instances, one write-once slot each, read with one atomic load.
 ///
@@ -9,20 +9,22 @@ import Atomics
 @usableFromInline
 final class SingletonSlots: @unchecked Sendable {
     // `@unchecked Sendable` is sound: `storage` is allocated in `init`, freed in `deinit`, and in
-    // between every access to its words is an atomic operation (`UnsafeAtomic`), so concurrent
+    // between every access to its words is an atomic operation (`Atomic`), so concurrent
     // readers and writers never race. The boxes it points at are `Sendable`.
-    private let storage: UnsafeMutablePointer<UnsafeAtomic<UInt>.Storage>
+    private let storage: UnsafeMutablePointer<Atomic<UInt>>
     private let count: Int
 
     init(count: Int) {
         self.count = count
         storage = .allocate(capacity: max(count, 1))
-        storage.initialize(repeating: UnsafeAtomic<UInt>.Storage(0), count: max(count, 1))
+        for index in 0..<max(count, 1) {
+            (storage + index).initialize(to: Atomic(0))
+        }
     }
 
     deinit {
         for index in 0..<count {
-            let address = UnsafeAtomic<UInt>(at: storage + index).load(ordering: .acquiring)
+            let address = storage[index].load(ordering: .acquiring)
             if let pointer = UnsafeRawPointer(bitPattern: address) {
                 Unmanaged<AnyObject>.fromOpaque(pointer).release()
             }
@@ -35,7 +37,7 @@ final class SingletonSlots: @unchecked Sendable {
     @inline(__always)
     @usableFromInline
     func box(_ slot: Int) -> (any InstanceBoxing)? {
-        let address = UnsafeAtomic<UInt>(at: storage + slot).load(ordering: .acquiring)
+        let address = storage[slot].load(ordering: .acquiring)
         guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
         return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? any InstanceBoxing
     }
@@ -43,14 +45,14 @@ final class SingletonSlots: @unchecked Sendable {
     /// The address of the box in `slot`, or `nil` while the slot is empty.
     @usableFromInline
     func address(_ slot: Int) -> UnsafeRawPointer? {
-        UnsafeRawPointer(bitPattern: UnsafeAtomic<UInt>(at: storage + slot).load(ordering: .acquiring))
+        UnsafeRawPointer(bitPattern: storage[slot].load(ordering: .acquiring))
     }
 
     /// Publishes `box` in `slot` unless another instance got there first; returns the winner.
     func publish(_ candidate: any InstanceBoxing, in slot: Int) -> any InstanceBoxing {
         let pointer = Unmanaged<AnyObject>.passRetained(candidate as AnyObject).toOpaque()
         let address = UInt(bitPattern: pointer)
-        let exchanged = UnsafeAtomic<UInt>(at: storage + slot)
+        let exchanged = storage[slot]
             .compareExchange(expected: 0, desired: address, ordering: .acquiringAndReleasing).exchanged
         if exchanged { return candidate }
         Unmanaged<AnyObject>.fromOpaque(pointer).release()
