@@ -1,4 +1,6 @@
 import Benchmark
+import BenchmarkFixtures
+import GeneratedServices
 
 /// Scenarios 1–7 written by hand: the baseline every container is compared to.
 enum HandWrittenSuite {

@@ -1,4 +1,6 @@
 import Benchmark
+import BenchmarkFixtures
+import GeneratedServices
 import Swinject
 
 /// Scenarios 1–7 with Swinject 2.10, the incumbent.
