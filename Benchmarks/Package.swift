@@ -28,6 +28,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkFixtures",
                 "GeneratedServices",
+                "RandomGraph",
                 .product(name: "Graft", package: "Graft"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Swinject", package: "Swinject"),
@@ -47,9 +48,18 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The 30,000 types of scenario 6, in a module of their own so that
+        // The 30,000 types of scenario 6 and graft-startup, in a module of their own so that
         // their minute and a half of compiling is not repeated when a benchmark changes.
         .target(name: "GeneratedServices", swiftSettings: swiftSettings),
+        // Scenario 8's 200 classes and their registrations (Scripts/generate-random-graph.py).
+        .target(
+            name: "RandomGraph",
+            dependencies: [
+                .product(name: "Graft", package: "Graft"),
+                .product(name: "Swinject", package: "Swinject"),
+            ],
+            swiftSettings: swiftSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

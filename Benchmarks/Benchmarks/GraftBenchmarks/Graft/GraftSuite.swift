@@ -59,6 +59,7 @@ enum GraftSuite {
                 blackHole(container)
             }
         }
+        registerRandomGraph(library)
         registerThreaded(library)
     }
 

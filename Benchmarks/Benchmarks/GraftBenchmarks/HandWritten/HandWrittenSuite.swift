@@ -53,6 +53,7 @@ enum HandWrittenSuite {
                 blackHole(registry)
             }
         }
+        registerRandomGraph(library)
         for threads in ThreadedWork.threadCounts {
             Benchmark(
                 benchmarkName(.threadedSingleton(threads: threads), library),

@@ -76,6 +76,7 @@ enum SwinjectSuite {
                 blackHole(container)
             }
         }
+        registerRandomGraph(library)
         registerThreaded(library)
     }
 
