@@ -12,6 +12,11 @@ let swiftSettings: [SwiftSetting] = [
 let package = Package(
     name: "GraftBenchmarks",
     platforms: [.macOS(.v15)],
+    products: [
+        // Each run of these is a new process: start-up cost and callgrind instruction counts,
+        // which the long-running ordo-one harness cannot give (docs/benchmarks.md).
+        .executable(name: "graft-startup", targets: ["GraftStartup"]),
+    ],
     dependencies: [
         // Named, because a path dependency's identity is otherwise its folder's name, which
         // differs between clones.
@@ -38,6 +43,17 @@ let package = Package(
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "GraftStartup",
+            dependencies: [
+                "BenchmarkFixtures",
+                "CHeapUsage",
+                "GeneratedServices",
+                .product(name: "Graft", package: "Graft"),
+                .product(name: "Swinject", package: "Swinject"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The services, and each library's containers of them, that the benchmarks share.
         .target(
             name: "BenchmarkFixtures",
@@ -60,6 +76,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(name: "CHeapUsage"),
     ],
     swiftLanguageModes: [.v6]
 )
