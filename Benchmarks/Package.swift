@@ -16,6 +16,7 @@ let package = Package(
         // Each run of these is a new process: start-up cost and callgrind instruction counts,
         // which the long-running ordo-one harness cannot give (docs/benchmarks.md).
         .executable(name: "graft-startup", targets: ["GraftStartup"]),
+        .executable(name: "graft-instructions", targets: ["GraftInstructions"]),
     ],
     dependencies: [
         // Named, because a path dependency's identity is otherwise its folder's name, which
@@ -54,7 +55,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The services, and each library's containers of them, that the benchmarks share.
+        .executableTarget(
+            name: "GraftInstructions",
+            dependencies: [
+                "BenchmarkFixtures",
+                .product(name: "Graft", package: "Graft"),
+                .product(name: "Swinject", package: "Swinject"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The services, and each library's containers of them, that the ordo-one benchmarks
+        // and graft-instructions share.
         .target(
             name: "BenchmarkFixtures",
             dependencies: [
