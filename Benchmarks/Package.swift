@@ -12,6 +12,12 @@ let swiftSettings: [SwiftSetting] = [
 let package = Package(
     name: "GraftBenchmarks",
     platforms: [.macOS(.v15)],
+    products: [
+        // Each run of these is a new process: start-up cost and callgrind instruction counts,
+        // which the long-running ordo-one harness cannot give (docs/benchmarks.md).
+        .executable(name: "graft-startup", targets: ["GraftStartup"]),
+        .executable(name: "graft-instructions", targets: ["GraftInstructions"]),
+    ],
     dependencies: [
         // Named, because a path dependency's identity is otherwise its folder's name, which
         // differs between clones.
@@ -26,6 +32,9 @@ let package = Package(
         .executableTarget(
             name: "GraftBenchmarks",
             dependencies: [
+                "BenchmarkFixtures",
+                "GeneratedServices",
+                "RandomGraph",
                 .product(name: "Graft", package: "Graft"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Swinject", package: "Swinject"),
@@ -34,7 +43,51 @@ let package = Package(
             path: "Benchmarks/GraftBenchmarks",
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
+        .executableTarget(
+            name: "GraftStartup",
+            dependencies: [
+                "BenchmarkFixtures",
+                "CHeapUsage",
+                "GeneratedServices",
+                .product(name: "Graft", package: "Graft"),
+                .product(name: "Swinject", package: "Swinject"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "GraftInstructions",
+            dependencies: [
+                "BenchmarkFixtures",
+                .product(name: "Graft", package: "Graft"),
+                .product(name: "Swinject", package: "Swinject"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The services, and each library's containers of them, that the ordo-one benchmarks
+        // and graft-instructions share.
+        .target(
+            name: "BenchmarkFixtures",
+            dependencies: [
+                "GeneratedServices",
+                .product(name: "Graft", package: "Graft"),
+                .product(name: "Swinject", package: "Swinject"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The 30,000 types of scenario 6 and graft-startup, in a module of their own so that
+        // their minute and a half of compiling is not repeated when a benchmark changes.
+        .target(name: "GeneratedServices", swiftSettings: swiftSettings),
+        // Scenario 8's 200 classes and their registrations (Scripts/generate-random-graph.py).
+        .target(
+            name: "RandomGraph",
+            dependencies: [
+                .product(name: "Graft", package: "Graft"),
+                .product(name: "Swinject", package: "Swinject"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "CHeapUsage"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -57,7 +57,7 @@ def write_list_file(path: pathlib.Path, count: int, file_count: int) -> None:
         HEADER,
         "\n",
         "/// Every generated service type, in the order the benchmarks register them.\n",
-        "let generatedServiceTypes: [any GeneratedService.Type] = {\n",
+        "public let generatedServiceTypes: [any GeneratedService.Type] = {\n",
         "    var types: [any GeneratedService.Type] = []\n",
         f"    types.reserveCapacity({count:_})\n",
     ]
@@ -73,7 +73,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=30_000, help="number of service types")
     arguments = parser.parse_args()
 
-    output = pathlib.Path(__file__).resolve().parent.parent / "Benchmarks/GraftBenchmarks/Generated"
+    output = pathlib.Path(__file__).resolve().parent.parent / "Sources/GeneratedServices/Generated"
     output.mkdir(parents=True, exist_ok=True)
     for old in output.glob("GeneratedServices*.swift"):
         old.unlink()

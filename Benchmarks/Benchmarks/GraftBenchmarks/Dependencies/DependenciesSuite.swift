@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkFixtures
 import Dependencies
 
 /// The scenarios that fit swift-dependencies (1, 5 and 7's singleton): see

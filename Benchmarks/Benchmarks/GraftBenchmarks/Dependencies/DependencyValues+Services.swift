@@ -1,3 +1,4 @@
+import BenchmarkFixtures
 import Dependencies
 
 // swift-dependencies keys a value by a `DependencyKey` type and caches the live value on first

@@ -1,4 +1,6 @@
 import Benchmark
+import BenchmarkFixtures
+import GeneratedServices
 import Graft
 
 /// Scenarios 1–7 with Graft.
@@ -57,6 +59,7 @@ enum GraftSuite {
                 blackHole(container)
             }
         }
+        registerRandomGraph(library)
         registerThreaded(library)
     }
 

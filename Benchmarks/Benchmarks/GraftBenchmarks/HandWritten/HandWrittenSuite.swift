@@ -1,4 +1,6 @@
 import Benchmark
+import BenchmarkFixtures
+import GeneratedServices
 
 /// Scenarios 1–7 written by hand: the baseline every container is compared to.
 enum HandWrittenSuite {
@@ -51,6 +53,7 @@ enum HandWrittenSuite {
                 blackHole(registry)
             }
         }
+        registerRandomGraph(library)
         for threads in ThreadedWork.threadCounts {
             Benchmark(
                 benchmarkName(.threadedSingleton(threads: threads), library),

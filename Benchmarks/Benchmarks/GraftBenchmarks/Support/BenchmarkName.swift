@@ -9,7 +9,7 @@ enum Library: String {
     case dependencies = "swift-dependencies"
 }
 
-/// The scenarios of issue 7, numbered as there.
+/// The scenarios of issue 7, numbered as there, and scenario 8 of issue 12.
 enum Scenario {
     case singleton
     case transient
@@ -19,6 +19,10 @@ enum Scenario {
     case registerAndBuild(services: Int)
     case threadedSingleton(threads: Int)
     case threadedGraph(threads: Int)
+    /// Register the random graph's 200 singletons and build (Scripts/generate-random-graph.py).
+    case randomGraphCreate
+    /// The first resolve of the random graph's root, which makes all 200 singletons.
+    case randomGraphResolveRoot
 
     var title: String {
         switch self {
@@ -30,6 +34,8 @@ enum Scenario {
         case .registerAndBuild(let services): "6 register+build \(services) services"
         case .threadedSingleton(let threads): "7 singleton, \(threads) thread\(threads == 1 ? "" : "s")"
         case .threadedGraph(let threads): "7 graph, \(threads) thread\(threads == 1 ? "" : "s")"
+        case .randomGraphCreate: "8 random graph, create container"
+        case .randomGraphResolveRoot: "8 random graph, resolve root"
         }
     }
 }

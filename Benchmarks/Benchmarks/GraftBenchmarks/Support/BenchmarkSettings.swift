@@ -32,6 +32,17 @@ enum BenchmarkSettings {
         )
     }
 
+    /// Scenario 8, the random graph: one container made, or one root resolved, per iteration,
+    /// each some microseconds, so a measurement per iteration is precise enough.
+    static var randomGraph: Benchmark.Configuration {
+        configuration(
+            metrics: [.wallClock, .instructions, .mallocCountTotal],
+            scalingFactor: .one,
+            maxDuration: .seconds(1),
+            maxIterations: 2_000
+        )
+    }
+
     /// Resolving from several threads: one iteration is `ThreadedWork.resolvesPerIteration`
     /// resolves shared among the threads, so wall clock compares directly between 1 and 2
     /// threads. Instructions are counted on the calling thread only, so they are left out.

@@ -1,4 +1,6 @@
 import Benchmark
+import BenchmarkFixtures
+import GeneratedServices
 import Swinject
 
 /// Scenarios 1–7 with Swinject 2.10, the incumbent.
@@ -74,6 +76,7 @@ enum SwinjectSuite {
                 blackHole(container)
             }
         }
+        registerRandomGraph(library)
         registerThreaded(library)
     }
 

@@ -1,13 +1,14 @@
-import Graft
+public import GeneratedServices
+public import Graft
 
 /// The Graft containers the benchmarks resolve from. Services with dependencies are autowired
 /// from their initializers, the way ARCHITECTURE.md recommends: `build()` then links each
 /// dependency ahead of time. `makeClosureGraph` registers the same diamond through closures
 /// that resolve by type, to show what those links save.
-enum GraftContainers {
+public enum GraftContainers {
     /// Scenarios 1, 2, 3, 5 and 7: settings a singleton, the request context scoped,
     /// everything else transient.
-    static func makeTransientGraph() throws -> Container {
+    public static func makeTransientGraph() throws -> Container {
         var builder = ContainerBuilder()
         builder.register(AppSettings.self, lifetime: .singleton) { _ in AppSettings() }
         builder.register(Leaf.self) { _ in Leaf() }
@@ -18,14 +19,14 @@ enum GraftContainers {
     }
 
     /// Scenario 4: the same diamond with D a singleton.
-    static func makeGraphWithSingletonLeaf() throws -> Container {
+    public static func makeGraphWithSingletonLeaf() throws -> Container {
         var builder = ContainerBuilder()
         registerDiamond(in: &builder, dLifetime: .singleton)
         return try builder.build()
     }
 
     /// Scenario 3 again, every factory a closure that resolves its dependencies by type.
-    static func makeClosureGraph() throws -> Container {
+    public static func makeClosureGraph() throws -> Container {
         var builder = ContainerBuilder()
         builder.register(D.self) { _ in D() }
         builder.register(B.self) { r in B(d: try r.resolve(D.self)) }
@@ -35,7 +36,7 @@ enum GraftContainers {
     }
 
     /// Scenario 6: one registration per generated type, opened from the existential.
-    static func register<Service: GeneratedService>(_ type: Service.Type, in builder: inout ContainerBuilder) {
+    public static func register<Service: GeneratedService>(_ type: Service.Type, in builder: inout ContainerBuilder) {
         builder.register(Service.self) { _ in Service() }
     }
 

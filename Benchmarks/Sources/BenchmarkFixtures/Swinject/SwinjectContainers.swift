@@ -1,10 +1,11 @@
-import Swinject
+public import GeneratedServices
+public import Swinject
 
 /// The Swinject containers the benchmarks resolve from, registered the way its documentation
 /// shows. Swinject's default scope is `.graph`, so transients say `.transient` explicitly.
-enum SwinjectContainers {
+public enum SwinjectContainers {
     /// Scenarios 1, 2, 3 and 5: settings a singleton, everything else transient.
-    static func makeTransientGraph() -> Container {
+    public static func makeTransientGraph() -> Container {
         let container = Container()
         container.register(AppSettings.self) { _ in AppSettings() }.inObjectScope(.container)
         container.register(Leaf.self) { _ in Leaf() }.inObjectScope(.transient)
@@ -17,7 +18,7 @@ enum SwinjectContainers {
     }
 
     /// Scenario 4: the same diamond with D a singleton.
-    static func makeGraphWithSingletonLeaf() -> Container {
+    public static func makeGraphWithSingletonLeaf() -> Container {
         let container = Container()
         registerDiamond(in: container, dScope: .container)
         return container
@@ -26,7 +27,7 @@ enum SwinjectContainers {
     /// Scenario 5: Swinject has no request scope, so a request gets a child container that
     /// registers the request-scoped service with `.container` scope (one per child). The
     /// handler's factory, registered in the parent, receives the child as its resolver.
-    static func makeRequestContainer(parent: Container) -> Container {
+    public static func makeRequestContainer(parent: Container) -> Container {
         let child = Container(parent: parent)
         child.register(RequestContext.self) { r in
             RequestContext(settings: r.resolve(AppSettings.self)!)
@@ -36,7 +37,7 @@ enum SwinjectContainers {
     }
 
     /// Scenario 6: one registration per generated type, opened from the existential.
-    static func register<Service: GeneratedService>(_ type: Service.Type, in container: Container) {
+    public static func register<Service: GeneratedService>(_ type: Service.Type, in container: Container) {
         container.register(Service.self) { _ in Service() }.inObjectScope(.transient)
     }
 

@@ -4,45 +4,65 @@
 /// The singletons are `let`s made in `init` rather than `lazy var`s: a `lazy var` would need a
 /// lock to be shared between threads (scenario 7), and every scenario resolves a singleton
 /// that already exists, which is a plain load either way.
-final class HandWrittenComposition: Sendable {
-    let settings = AppSettings()
-    let sharedD = D()
+///
+/// The methods are `@inlinable` so that the benchmarks, in another module, inline them as
+/// hand-written code in an app's own module would be.
+public final class HandWrittenComposition: Sendable {
+    public let settings: AppSettings
+    public let sharedD: D
+
+    public init() {
+        settings = AppSettings()
+        sharedD = D()
+    }
 
     /// Scenario 2.
-    func makeLeaf() -> Leaf { Leaf() }
+    @inlinable
+    public func makeLeaf() -> Leaf { Leaf() }
 
     /// Scenario 3: every object new.
-    func makeTransientGraph() -> A {
+    @inlinable
+    public func makeTransientGraph() -> A {
         A(b: B(d: D()), c: C(d: D()))
     }
 
     /// Scenario 4: D is the root's singleton.
-    func makeGraphWithSharedD() -> A {
+    @inlinable
+    public func makeGraphWithSharedD() -> A {
         A(b: B(d: sharedD), c: C(d: sharedD))
     }
 
     /// Scenario 5: one request.
-    func makeRequestScope() -> HandWrittenRequestScope {
+    @inlinable
+    public func makeRequestScope() -> HandWrittenRequestScope {
         HandWrittenRequestScope(root: self)
     }
 }
 
 /// A request's scope written by hand: the context is made on first use and kept for the
 /// request, the handler is made anew each time. Closing the scope is letting it go.
-struct HandWrittenRequestScope {
+public struct HandWrittenRequestScope {
+    @usableFromInline
     let root: HandWrittenComposition
-    private var context: RequestContext?
+    @usableFromInline
+    var context: RequestContext?
 
-    init(root: HandWrittenComposition) { self.root = root }
+    @inlinable
+    init(root: HandWrittenComposition) {
+        self.root = root
+        self.context = nil
+    }
 
-    mutating func requestContext() -> RequestContext {
+    @inlinable
+    public mutating func requestContext() -> RequestContext {
         if let context { return context }
         let made = RequestContext(settings: root.settings)
         context = made
         return made
     }
 
-    mutating func makeHandler() -> RequestHandler {
+    @inlinable
+    public mutating func makeHandler() -> RequestHandler {
         RequestHandler(context: requestContext())
     }
 }

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Instructions, and heap allocations, per resolve operation, counted by valgrind rather than
+timed: the wall clock of a shared 2-core machine is too noisy to compare small changes, and
+callgrind's counts are the same run after run whatever else the machine does.
+
+Builds `graft-instructions` (Benchmarks/Sources/GraftInstructions/) in release mode once, then
+for each scenario and library runs a copy stripped of debug information (valgrind cannot read
+the toolchain's DWARF 5):
+
+- under `valgrind --tool=callgrind` at two iteration counts (default 20,000 and 120,000):
+  instructions per operation = (total at the high count - total at the low count) / (high -
+  low). Everything done once per process (start-up, building and warming the container)
+  cancels out; what is left is one operation, including the `blackHole` call that keeps each
+  result alive (the same few instructions for every library).
+- under `valgrind --tool=memcheck` at two smaller counts (default 2,000 and 12,000): heap
+  allocations per operation, from the difference of memcheck's "total heap usage: N allocs".
+
+Runs go in parallel (--jobs, default the number of cores): the counts do not depend on load.
+
+The scenarios (the ordo-one benchmarks 1–5, same containers): singleton, transient, graph
+(A(B, C), B(D), C(D), D, all transient), graphSingletonLeaf (D an existing singleton),
+requestScope (make a scope, resolve the scoped context and a transient handler, close it).
+
+Usage, from the repository root:
+  python3 Benchmarks/Scripts/instructions.py [--scenarios graph,requestScope]
+      [--libraries graft,swinject] [--iterations 20000,120000] [--malloc-iterations 2000,12000]
+      [--no-malloc] [--jobs 2]
+"""
+
+import argparse
+import concurrent.futures
+import os
+import pathlib
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ next to the scripts
+import measuring  # noqa: E402 (after the line above)
+
+SCENARIOS = ["singleton", "transient", "graph", "graphSingletonLeaf", "requestScope"]
+LIBRARIES = ["handwritten", "graft", "swinject"]
+
+
+def per_operation(count, binary: pathlib.Path, scenario: str, library: str, iterations: tuple[int, int]) -> float:
+    low, high = (count([str(binary), scenario, library, str(n)]) for n in iterations)
+    return (high - low) / (iterations[1] - iterations[0])
+
+
+def pair(text: str) -> tuple[int, int]:
+    low, high = (int(value) for value in text.split(","))
+    if high <= low:
+        raise argparse.ArgumentTypeError("the second count must be larger")
+    return low, high
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenarios", default=",".join(SCENARIOS), help="comma-separated scenarios")
+    parser.add_argument("--libraries", default=",".join(LIBRARIES), help="comma-separated libraries")
+    parser.add_argument("--iterations", type=pair, default=(20_000, 120_000), help="low,high for callgrind")
+    parser.add_argument("--malloc-iterations", type=pair, default=(2_000, 12_000), help="low,high for memcheck")
+    parser.add_argument("--no-malloc", action="store_true", help="skip the memcheck runs")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="valgrind runs at once")
+    arguments = parser.parse_args()
+    scenarios = arguments.scenarios.split(",")
+    libraries = arguments.libraries.split(",")
+    for name, known in (("scenario", SCENARIOS), ("library", LIBRARIES)):
+        unknown = set(scenarios if name == "scenario" else libraries) - set(known)
+        if unknown:
+            sys.exit(f"unknown {name}: {', '.join(sorted(unknown))} (known: {', '.join(known)})")
+
+    measuring.require_valgrind()
+    binary = measuring.build_release("graft-instructions")
+    cases = [(scenario, library) for scenario in scenarios for library in libraries]
+    with tempfile.TemporaryDirectory(prefix="graft-instructions-") as name:
+        folder = pathlib.Path(name)
+        stripped = measuring.stripped_copy(binary, folder)
+
+        def instructions(arguments_: list[str]) -> int:
+            return measuring.callgrind_total(arguments_, folder)
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=arguments.jobs) as pool:
+            counted = {
+                case: pool.submit(per_operation, instructions, stripped, *case, arguments.iterations) for case in cases
+            }
+            allocated = {}
+            if not arguments.no_malloc:
+                allocated = {
+                    case: pool.submit(
+                        per_operation, measuring.memcheck_allocations, stripped, *case, arguments.malloc_iterations
+                    )
+                    for case in cases
+                }
+            results = {case: counted[case].result() for case in cases}
+            mallocs = {case: future.result() for case, future in allocated.items()}
+
+    print_table(scenarios, libraries, results, mallocs)
+    print()
+    iterations = ", ".join(f"{n:,}" for n in arguments.iterations)
+    malloc_note = "" if arguments.no_malloc else f"; mallocs from memcheck at {arguments.malloc_iterations[0]:,} and {arguments.malloc_iterations[1]:,}"
+    print(
+        f"Machine: {measuring.machine_description()}. Command: `{measuring.command_line()}` "
+        f"(callgrind at {iterations} iterations{malloc_note})."
+    )
+
+
+def print_table(scenarios, libraries, results, mallocs) -> None:
+    header = "| scenario | " + " | ".join(f"{library} instructions/op" for library in libraries)
+    if mallocs:
+        header += " | " + " | ".join(f"{library} mallocs/op" for library in libraries)
+    print(header + " |")
+    print("|---|" + "---:|" * (len(libraries) * (2 if mallocs else 1)))
+    for scenario in scenarios:
+        cells = [f"{results[(scenario, library)]:,.0f}" for library in libraries]
+        if mallocs:
+            cells += [f"{mallocs[(scenario, library)]:.1f}" for library in libraries]
+        print(f"| {scenario} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,33 @@
+import BenchmarkFixtures
+import Graft
+
+/// The scenarios with Graft, from the containers the ordo-one benchmarks build.
+enum GraftOperations {
+    static func run(_ scenario: Scenario, iterations: Int) throws {
+        switch scenario {
+        case .singleton:
+            let container = try GraftContainers.makeTransientGraph()
+            _ = try container.resolve(AppSettings.self)
+            for _ in 0..<iterations { blackHole(try container.resolve(AppSettings.self)) }
+        case .transient:
+            let container = try GraftContainers.makeTransientGraph()
+            for _ in 0..<iterations { blackHole(try container.resolve(Leaf.self)) }
+        case .graph:
+            let container = try GraftContainers.makeTransientGraph()
+            for _ in 0..<iterations { blackHole(try container.resolve(A.self)) }
+        case .graphSingletonLeaf:
+            let container = try GraftContainers.makeGraphWithSingletonLeaf()
+            _ = try container.resolve(D.self)
+            for _ in 0..<iterations { blackHole(try container.resolve(A.self)) }
+        case .requestScope:
+            let container = try GraftContainers.makeTransientGraph()
+            _ = try container.resolve(AppSettings.self)
+            for _ in 0..<iterations {
+                let scope = container.makeScope()
+                blackHole(try scope.resolve(RequestContext.self))
+                blackHole(try scope.resolve(RequestHandler.self))
+                try scope.close()
+            }
+        }
+    }
+}

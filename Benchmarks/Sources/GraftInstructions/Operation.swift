@@ -1,0 +1,32 @@
+/// The resolve scenarios of the ordo-one benchmarks (1–5) that `graft-instructions` repeats.
+enum Scenario: String, CaseIterable {
+    /// Resolve a singleton that already exists.
+    case singleton
+    /// Resolve a transient with no dependencies (a closure factory).
+    case transient
+    /// Resolve A(B, C), B(D), C(D), D, all transient: five new objects.
+    case graph
+    /// The same with D an existing singleton: three new objects.
+    case graphSingletonLeaf
+    /// Make a scope, resolve the scoped RequestContext and the transient RequestHandler that
+    /// uses it, close the scope.
+    case requestScope
+}
+
+/// The libraries `graft-instructions` compares.
+enum Library: String, CaseIterable {
+    case handwritten
+    case graft
+    case swinject
+}
+
+/// Keeps a value alive as far as the optimizer knows, so a loop of resolves is not thrown
+/// away. The same trick as the ordo-one harness's `blackHole`, so both cost the same per call.
+@inline(never) @_optimize(none)
+func blackHole<Value>(_ value: Value) {}
+
+/// A resolve that answered nothing: the run stops rather than count a broken setup.
+struct NotResolved: Error, CustomStringConvertible {
+    let type: Any.Type
+    var description: String { "could not resolve \(type)" }
+}
