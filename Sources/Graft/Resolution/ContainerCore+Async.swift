@@ -108,14 +108,26 @@ extension ContainerCore {
             return try construct(entry, &state, &disposal)
         case .autowired, .alias:
             let prefetched = try await prefetchedArguments(entry, &state)
-            return try ConstructionOutput.make(Service.self, expected: entry.key.id) { output throws(GraftError) in
-                var construction = Construction(site: self, node: entry.index, output: output, prefetched: prefetched)
-                do {
-                    try recipe.build.unsafelyUnwrapped(&construction)
-                } catch {
-                    throw factoryFailure(error, entry)
+            return try withUnsafeMutablePointer(to: &state.scratch) { scratch throws(GraftError) -> Service in
+                try ConstructionOutput.make(
+                    Service.self,
+                    expected: entry.key.id,
+                    scratch: UnsafeMutableRawPointer(scratch)
+                ) {
+                    output throws(GraftError) in
+                    var construction = Construction(
+                        site: self,
+                        node: entry.index,
+                        output: output,
+                        prefetched: prefetched
+                    )
+                    do {
+                        try recipe.build.unsafelyUnwrapped(&construction)
+                    } catch {
+                        throw factoryFailure(error, entry)
+                    }
+                    disposal = construction.disposal
                 }
-                disposal = construction.disposal
             }
         case .asyncClosure, .asyncAutowired:
             let frame = recipe.kind.takesResolver ? try makeFrame(for: entry, &state) : nil

@@ -8,7 +8,8 @@ extension ContainerCore {
     @usableFromInline
     func requireScope(_ entry: Entry, _ state: ResolveState) throws(GraftError) {
         guard state.scope.isRoot else { return }
-        if let holder = state.singleton {
+        if state.singleton >= 0 {
+            let holder = table.entries[state.singleton]
             throw GraftError(
                 .captiveDependency,
                 "captive dependency: \(holder.key) (\(holder.lifetime)) resolved \(entry.key) (.scoped) while being created",

@@ -214,8 +214,10 @@ final class ContainerCore: Sendable {
     ) throws(GraftError) -> Service {
         guard let build = entry.recipe.build else { throw needsAwaitError(entry) }
         let frame = entry.recipe.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
-        return try ConstructionOutput.make(Service.self, expected: entry.key.id) { output throws(GraftError) in
-            try withUnsafeMutablePointer(to: &state) { request throws(GraftError) in
+        return try withUnsafeMutablePointer(to: &state) { request throws(GraftError) -> Service in
+            let scratch = UnsafeMutableRawPointer(request) + ResolveState.scratchOffset
+            return try ConstructionOutput.make(Service.self, expected: entry.key.id, scratch: scratch) {
+                output throws(GraftError) in
                 var construction = Construction(
                     site: self,
                     node: entry.index,
@@ -229,7 +231,7 @@ final class ContainerCore: Sendable {
                 } catch {
                     throw factoryFailure(error, entry)
                 }
-                disposal = construction.disposal
+                if construction.disposal != nil { disposal = construction.disposal }
             }
         }
     }
@@ -243,7 +245,7 @@ final class ContainerCore: Sendable {
         // Nested resolves through the frame share the call's `.graph` instances; a table
         // without `.graph` registrations needs no call state, and saves its allocation.
         if table.hasGraphLifetime { _ = state.sharedCall() }
-        return ResolutionFrame(container: self, state: state, entry: entry)
+        return ResolutionFrame(container: self, state: state, entryIndex: entry.index)
     }
 
     // MARK: Shared instances

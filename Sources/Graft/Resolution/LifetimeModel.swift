@@ -86,7 +86,7 @@ extension ContainerCore {
         guard entry.lifetime.store != .scopeSlot else {
             return ResolveState(scope: state.scope, frame: state.frame, depth: state.depth)
         }
-        return ResolveState(scope: root, frame: state.frame, singleton: entry, depth: state.depth)
+        return ResolveState(scope: root, frame: state.frame, singleton: entry.index, depth: state.depth)
     }
 
     /// Who disposes a new shared instance of `entry`.

@@ -7,17 +7,18 @@ final class ResolutionFrame: Resolver {
     let container: ContainerCore
     let scope: ScopeCore
     let parent: ResolutionFrame?
-    let entry: Entry
     let call: CallState?
-    let singleton: Entry?
+    /// The entry whose factory or hook received this frame.
+    let entryIndex: Int
+    let singleton: Int
     let depth: Int
 
-    init(container: ContainerCore, state: ResolveState, entry: Entry) {
+    init(container: ContainerCore, state: __shared ResolveState, entryIndex: Int) {
         self.container = container
         self.scope = state.scope
         self.parent = state.frame
-        self.entry = entry
         self.call = state.call
+        self.entryIndex = entryIndex
         self.singleton = state.singleton
         self.depth = state.depth
     }
@@ -31,8 +32,8 @@ final class ResolutionFrame: Resolver {
         var keys: [ServiceKey] = []
         var link: ResolutionFrame? = self
         while let frame = link {
-            keys.append(frame.entry.key)
-            if frame.entry.index == index { return keys.reversed() }
+            keys.append(container.table.entries[frame.entryIndex].key)
+            if frame.entryIndex == index { return keys.reversed() }
             link = frame.parent
         }
         return nil

@@ -12,10 +12,16 @@ struct ResolveState: Sendable {
     @usableFromInline var frame: ResolutionFrame?
     /// State shared by one top-level resolve call, made the first time something needs it.
     @usableFromInline var call: CallState?
-    /// The singleton (or `.weak` instance) being created, when the resolution runs on its behalf.
-    @usableFromInline var singleton: Entry?
+    /// The index of the singleton (or `.weak` instance) being created, when the resolution runs
+    /// on its behalf; `-1` otherwise. An index, not the entry, so copying a state retains nothing.
+    @usableFromInline var singleton: Int
+    /// Where constructions during this resolve deliver their instances (see ``ConstructionOutput``).
+    @usableFromInline var scratch = ConstructionScratch()
     /// How many services deep the resolution is, to move very deep ones to a fresh stack.
     @usableFromInline var depth = 0
+
+    /// Where ``scratch`` is within a resolve state.
+    @usableFromInline static let scratchOffset = MemoryLayout<ResolveState>.offset(of: \ResolveState.scratch) ?? 0
 
     /// Every this many levels a synchronous resolution continues on a new thread's stack.
     @usableFromInline static let stackHopInterval = 128
@@ -25,7 +31,7 @@ struct ResolveState: Sendable {
         scope: __shared ScopeCore,
         frame: ResolutionFrame? = nil,
         call: CallState? = nil,
-        singleton: Entry? = nil,
+        singleton: Int = -1,
         depth: Int = 0
     ) {
         self.scope = scope

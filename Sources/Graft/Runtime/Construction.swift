@@ -101,6 +101,12 @@ enum ConstructionOutput {
     /// Runs `fill` with memory for one `Service`, which `fill` must initialize unless it
     /// throws, and returns the instance.
     ///
+    /// `scratch` is the resolve's ``ConstructionScratch``. One is enough for a whole resolve,
+    /// however deep: a recipe delivers its instance as its very last step, and the instance is
+    /// moved out right after, so no other construction runs while it is in there. Larger types
+    /// use the heap. (`withUnsafeTemporaryAllocation` would look up a `Result` type at run time
+    /// on every call in code that is not specialized.)
+    ///
     /// `expected` is the identity of the type the registration was made for; it must be
     /// `Service`, or the memory would be read as the wrong type. The caller found the
     /// registration under `Service`'s key, so a mismatch is a bug in Graft, reported as an error.
@@ -108,33 +114,59 @@ enum ConstructionOutput {
     static func make<Service: Sendable>(
         _ type: Service.Type,
         expected: ObjectIdentifier,
+        scratch: UnsafeMutableRawPointer,
         _ fill: (UnsafeMutableRawPointer) throws(GraftError) -> Void
     ) throws(GraftError) -> Service {
-        guard expected == ObjectIdentifier(Service.self) else {
-            throw GraftError(.typeMismatch, "internal: a recipe for another type was asked for a \(Service.self)")
+        try check(Service.self, expected)
+        guard ConstructionScratch.fits(Service.self) else {
+            let pointer = UnsafeMutableRawPointer.allocate(
+                byteCount: MemoryLayout<Service>.size,
+                alignment: MemoryLayout<Service>.alignment
+            )
+            defer { pointer.deallocate() }
+            try fill(pointer)
+            return pointer.assumingMemoryBound(to: Service.self).move()
         }
-        // Stack memory: a construction never outlives the call that makes it.
-        return try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) {
-            buffer throws(GraftError) -> Service in
-            let pointer = buffer.baseAddress.unsafelyUnwrapped
-            try fill(UnsafeMutableRawPointer(pointer))
-            return pointer.move()
-        }
+        try fill(scratch)
+        return scratch.assumingMemoryBound(to: Service.self).move()
     }
 
-    /// ``make(_:expected:_:)`` for a fill that awaits: the memory is on the heap, since an
-    /// async function cannot lend out its stack across a suspension.
+    /// ``make(_:expected:scratch:_:)`` for a fill that awaits: the memory is on the heap, since
+    /// another construction may run on the same resolve while this one is suspended.
     static func make<Service: Sendable>(
         _ type: Service.Type,
         expected: ObjectIdentifier,
         _ fill: (UnsafeMutableRawPointer) async throws(GraftError) -> Void
     ) async throws(GraftError) -> Service {
-        guard expected == ObjectIdentifier(Service.self) else {
-            throw GraftError(.typeMismatch, "internal: a recipe for another type was asked for a \(Service.self)")
-        }
+        try check(Service.self, expected)
         let pointer = UnsafeMutablePointer<Service>.allocate(capacity: 1)
         defer { pointer.deallocate() }
         try await fill(UnsafeMutableRawPointer(pointer))
         return pointer.move()
+    }
+
+    @usableFromInline
+    static func check<Service>(_ type: Service.Type, _ expected: ObjectIdentifier) throws(GraftError) {
+        guard expected == ObjectIdentifier(Service.self) else {
+            throw GraftError(.typeMismatch, "internal: a recipe for another type was asked for a \(Service.self)")
+        }
+    }
+}
+
+/// Room for one instance while a recipe hands it to the engine: 64 bytes, word-aligned, which
+/// holds a class reference, an existential or a small struct.
+@usableFromInline
+struct ConstructionScratch: Sendable {
+    @usableFromInline var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (
+        0, 0, 0, 0, 0, 0, 0, 0
+    )
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    static func fits<Service>(_ type: Service.Type) -> Bool {
+        MemoryLayout<Service>.size <= MemoryLayout<Self>.size
+            && MemoryLayout<Service>.alignment <= MemoryLayout<Self>.alignment
     }
 }
