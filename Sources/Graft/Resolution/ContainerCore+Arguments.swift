@@ -15,10 +15,11 @@ extension ContainerCore: ConstructionSite {
         // The request is the `ResolveState` of the resolve that runs this construction (see
         // `construct`), lent for exactly as long as the construction runs.
         let state = construction.request.unsafelyUnwrapped.assumingMemoryBound(to: ResolveState.self)
-        if let links = construction.links,
-            let target = links.assumingMemoryBound(to: Unmanaged<Entry>?.self)[index]
-        {
-            return try Self.makePlain(Unmanaged.passUnretained(self), target, &state.pointee, as: Parameter.self)
+        if let links = construction.links {
+            let target = Int(links.assumingMemoryBound(to: Int32.self)[index])
+            if target >= 0 {
+                return try Self.makePlain(Unmanaged.passUnretained(self), table.entry(at: target), &state.pointee, as: type)
+            }
         }
         // Everything else (`Lazy`, `Provider`, optionals) arrives untyped.
         let entry = table.entries[construction.node]

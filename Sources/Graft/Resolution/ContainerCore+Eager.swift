@@ -3,7 +3,8 @@ extension ContainerCore {
     /// Creates every `.eagerSingleton`, shadowed ones too; returns what failed.
     func createEagerSingletons() -> [GraftError] {
         var failures: [GraftError] = []
-        for entry in table.entries where entry.lifetime == .eagerSingleton {
+        for index in table.registrations.indices where table.registrations[index].lifetime == .eagerSingleton {
+            let entry = table.entries[index]
             var state = ResolveState(scope: root)
             do {
                 _ = try makeErased(entry, &state)
@@ -17,7 +18,8 @@ extension ContainerCore {
     /// Creates every `.eagerSingleton`, awaiting those that need it; returns what failed.
     func createEagerSingletons() async -> [GraftError] {
         var failures: [GraftError] = []
-        for entry in table.entries where entry.lifetime == .eagerSingleton {
+        for index in table.registrations.indices where table.registrations[index].lifetime == .eagerSingleton {
+            let entry = table.entries[index]
             var state = ResolveState(scope: root)
             do {
                 _ = try await makeErasedAsync(entry, &state)

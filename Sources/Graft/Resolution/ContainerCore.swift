@@ -16,7 +16,7 @@ final class ContainerCore: Sendable {
     init(table: RegistrationTable) {
         self.table = table
         self.root = ScopeCore(isRoot: true, parent: nil)
-        self.singletons = SingletonSlots(count: table.singletonSlotCount)
+        self.singletons = SingletonSlots(count: table.count)
     }
 
     // MARK: Top-level entry points

@@ -17,10 +17,10 @@ final class Entry: Sendable {
     /// For each dependency, the index of the entry that answers it, or `-1` when none does
     /// (an unregistered optional).
     @usableFromInline let links: [Int]
-    /// Where this entry's parameters start in its table's ``PlainTargets``, as an address: a
-    /// plain integer, so reading it touches no reference count (see ``ArgumentCursor``). The
-    /// buffer lives as long as the table, which outlives every resolve that reads it.
-    @usableFromInline let plainTargetsAddress: UInt
+    /// For each parameter, the index of the entry answering it when it is a plain dependency
+    /// (not a `Lazy`, a `Provider` or an optional), else `-1`: read by address during a
+    /// construction, so following a parameter touches no reference count.
+    let plainTargets: LinkBuffer
     @usableFromInline let activations: [Activation]
     /// Index into the container's singleton slots or a scope's instance slots; `-1` otherwise.
     @usableFromInline let slot: Int
@@ -40,7 +40,6 @@ final class Entry: Sendable {
         index: Int,
         dependencies: [Dependency],
         links: [Int],
-        plainTargetsAddress: UInt,
         slot: Int,
         asyncCause: Int?
     ) {
@@ -51,7 +50,9 @@ final class Entry: Sendable {
         self.serviceType = registration.serviceType
         self.dependencies = dependencies
         self.links = links
-        self.plainTargetsAddress = plainTargetsAddress
+        self.plainTargets = LinkBuffer(
+            zip(dependencies, links).map { dependency, link in dependency.kind == .direct ? Int32(link) : -1 }
+        )
         self.activations = registration.activations
         self.hasActivations = !registration.activations.isEmpty
         self.isRootOwned = registration.lifetime.store == .rootSlot && !registration.kind.isInstance
@@ -61,5 +62,22 @@ final class Entry: Sendable {
         self.isInstance = registration.kind.isInstance
     }
 
-    @usableFromInline var needsAwait: Bool { asyncCause != nil }
+    /// The entry for registration `index` of `graph`.
+    ///
+    /// A shared instance's slot is its registration's index: the container's slots and each
+    /// scope's table have room for every registration, so no numbering is kept elsewhere.
+    convenience init(graph: DependencyGraph, index: Int) {
+        let registration = graph.registrations[index]
+        self.init(
+            registration: registration,
+            index: index,
+            dependencies: graph.dependencies[index],
+            links: graph.links[index],
+            slot: registration.lifetime.store == .none || registration.lifetime.store == .call ? -1 : index,
+            asyncCause: graph.asyncCauses[index]
+        )
+    }
+
+    /// The address of ``plainTargets``, for ``Construction/links``.
+    @usableFromInline var plainTargetsAddress: UInt { plainTargets.address }
 }

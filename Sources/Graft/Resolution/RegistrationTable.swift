@@ -5,20 +5,15 @@
 /// by `overriding` get their own table but share the ``Registration`` values.
 @usableFromInline
 final class RegistrationTable: Sendable {
-    /// The linked graph this table was frozen from, kept for `overriding` and the graph export.
+    /// The linked graph this table was frozen from.
     let graph: DependencyGraph
-    @usableFromInline let entries: [Entry]
-    /// The winning (last) entry for each unnamed type.
-    @usableFromInline let unnamed: TypeTable
-    /// The winning (last) entry for each named key.
-    @usableFromInline let named: [ServiceKey: Entry]
-    /// The buffer every entry's ``Entry/plainTargetsAddress`` points into.
-    private let plainTargets: PlainTargets
-    let singletonSlotCount: Int
-    /// Whether any registration has the `.graph` lifetime.
-    let hasGraphLifetime: Bool
+    /// The entries, each made the first time something resolves its registration: a container
+    /// of 30,000 services pays at start-up only for those it uses.
+    @usableFromInline let cells: LazyCells<Entry>
     let requirements: [ModuleRequirement]
     let problemReporter: @Sendable (GraftError) -> Void
+    /// Whether any registration has the `.graph` lifetime.
+    let hasGraphLifetime: Bool
 
     /// Freezes `graph`, which linking made and validation accepted.
     init(
@@ -29,78 +24,57 @@ final class RegistrationTable: Sendable {
         self.graph = graph
         self.requirements = requirements
         self.problemReporter = problemReporter
-        let registrations = graph.registrations
-
-        var offsets: [Int] = []
-        offsets.reserveCapacity(registrations.count)
-        var parameterCount = 0
-        for registration in registrations {
-            offsets.append(parameterCount)
-            parameterCount += registration.dependencies.count
-        }
-        let plainTargets = PlainTargets(capacity: parameterCount)
-
-        var entries: [Entry] = []
-        entries.reserveCapacity(registrations.count)
-        var singletonSlots = 0
-        var scopedSlots = 0
-        var hasGraphLifetime = false
-        for (index, registration) in registrations.enumerated() {
-            var slot = -1
-            switch registration.lifetime.store {
-            case .rootSlot, .weakTable:
-                slot = singletonSlots
-                singletonSlots += 1
-            case .scopeSlot:
-                slot = scopedSlots
-                scopedSlots += 1
-            case .call:
-                hasGraphLifetime = true
-            case .none:
-                break
-            }
-            entries.append(
-                Entry(
-                    registration: registration,
-                    index: index,
-                    dependencies: graph.dependencies[index],
-                    links: graph.links[index],
-                    plainTargetsAddress: plainTargets.address(at: offsets[index]),
-                    slot: slot,
-                    asyncCause: graph.asyncCauses[index]
-                )
-            )
-        }
-        plainTargets.link(entries, offsets: offsets)
-        self.plainTargets = plainTargets
-        self.entries = entries
-        self.unnamed = TypeTable(
-            graph.index.types.lazy.filter { $0.unnamedWinner >= 0 }.map { ($0.id, entries[Int($0.unnamedWinner)]) }
-        )
-        self.named = graph.index.named.mapValues { entries[Int($0)] }
-        self.singletonSlotCount = singletonSlots
-        self.hasGraphLifetime = hasGraphLifetime
+        self.cells = LazyCells(count: graph.count)
+        self.hasGraphLifetime = graph.registrations.indices.contains { graph.registrations[$0].lifetime == .graph }
     }
 
     var registrations: [Registration] { graph.registrations }
 
-    @inline(__always)
+    /// How many registrations, and so entries and shared-instance slots, the table has.
+    var count: Int { graph.count }
+
+    /// The entry of registration `index`, unretained: the table keeps it as long as it lives.
+    @inlinable
+    func entry(at index: Int) -> Unmanaged<Entry> {
+        cells.load(index) ?? makeEntry(index)
+    }
+
+    @usableFromInline
+    func makeEntry(_ index: Int) -> Unmanaged<Entry> {
+        cells.publish(Entry(graph: graph, index: index), at: index)
+    }
+
+    /// The entries, by registration index.
+    @usableFromInline var entries: Entries { Entries(table: self) }
+
     /// Every entry of a type, named or not, in registration order.
     @usableFromInline
     func entries(ofType id: ObjectIdentifier) -> [Entry] {
         graph.index.group(ofType: id).map { entries[Int($0)] }
     }
 
-    @inlinable
+    @usableFromInline
     func entry(for id: ObjectIdentifier, name: String?) -> Entry? {
-        guard let name else { return unnamed[id]?.takeUnretainedValue() }
-        return named[ServiceKey(id: id, name: name)]
+        guard let index = graph.index.winner(for: ServiceKey(id: id, name: name)) else { return nil }
+        return entries[index]
     }
 
-    /// The winning unnamed entry for `id`, without retaining it (see ``TypeTable/values``).
-    @inlinable
+    /// The winning unnamed entry for `id`, without retaining it.
+    @usableFromInline
     func unmanagedEntry(for id: ObjectIdentifier) -> Unmanaged<Entry>? {
-        unnamed[id]
+        guard let index = graph.index.unnamedWinner(for: id) else { return nil }
+        return entry(at: index)
+    }
+
+    /// The entries by registration index, each made on first access.
+    @usableFromInline
+    struct Entries {
+        let table: RegistrationTable
+
+        @usableFromInline
+        subscript(index: Int) -> Entry {
+            table.entry(at: index).takeUnretainedValue()
+        }
     }
 }
 

@@ -13,12 +13,6 @@ struct DependencyGraph: Sendable {
         let isImmediate: Bool
     }
 
-    let keys: [ServiceKey]
-    let lifetimes: [Lifetime]
-    let isAsyncFactory: [Bool]
-    /// How each registration makes its instance, for pictures: `instance`, `alias`, `async` or nil.
-    let factoryNotes: [String?]
-    let sources: [SourceLocation]
     /// Per registration, the winning index for each declared dependency, `-1` when unregistered.
     let links: [[Int]]
     /// Per registration, the edges to registered dependencies (aliases point at their target).
@@ -39,7 +33,7 @@ struct DependencyGraph: Sendable {
 
     /// Links `registrations`.
     init(registrations: [Registration]) {
-        let serviceIndex = ServiceIndex(keys: registrations.map(\.key))
+        let serviceIndex = ServiceIndex(registrations: registrations)
         self.registrations = registrations
         self.index = serviceIndex
         var links: [[Int]] = []
@@ -49,8 +43,10 @@ struct DependencyGraph: Sendable {
         links.reserveCapacity(registrations.count)
         edges.reserveCapacity(registrations.count)
         dependencies.reserveCapacity(registrations.count)
-        for (index, registration) in registrations.enumerated() {
-            guard !registration.dependencies.isEmpty else {
+        for index in registrations.indices {
+            // Only the dependencies are read: copying a whole registration costs a retain per field.
+            let declaredDependencies = registrations[index].dependencies
+            guard !declaredDependencies.isEmpty else {
                 links.append([])
                 edges.append([])
                 dependencies.append([])
@@ -59,9 +55,9 @@ struct DependencyGraph: Sendable {
             var entryLinks: [Int] = []
             var entryEdges: [Edge] = []
             var entryDependencies: [Dependency] = []
-            entryLinks.reserveCapacity(registration.dependencies.count)
-            entryDependencies.reserveCapacity(registration.dependencies.count)
-            for declared in registration.dependencies {
+            entryLinks.reserveCapacity(declaredDependencies.count)
+            entryDependencies.reserveCapacity(declaredDependencies.count)
+            for declared in declaredDependencies {
                 let dependency = Dependency.linked(declared) { serviceIndex.winner(for: $0) != nil }
                 entryDependencies.append(dependency)
                 if let target = serviceIndex.winner(for: dependency.key) {
@@ -78,18 +74,6 @@ struct DependencyGraph: Sendable {
             edges.append(entryEdges)
             dependencies.append(entryDependencies)
         }
-        self.keys = registrations.map(\.key)
-        self.lifetimes = registrations.map(\.lifetime)
-        self.isAsyncFactory = registrations.map(\.kind.isAsync)
-        self.factoryNotes = registrations.map { registration in
-            switch registration.kind {
-            case .instance: "instance"
-            case .alias: "alias"
-            case .asyncClosure, .asyncAutowired: "async"
-            case .closure, .autowired: nil
-            }
-        }
-        self.sources = registrations.map(\.source)
         self.links = links
         self.edges = edges
         self.dependencies = dependencies
@@ -97,12 +81,33 @@ struct DependencyGraph: Sendable {
         self.asyncCauses = computeAsyncCauses()
     }
 
-    var count: Int { keys.count }
+    var count: Int { registrations.count }
+
+    // What the checks and pictures read of each node, straight from its registration.
+
+    func key(_ node: Int) -> ServiceKey { registrations[node].key }
+
+    func lifetime(_ node: Int) -> Lifetime { registrations[node].lifetime }
+
+    func source(_ node: Int) -> SourceLocation { registrations[node].source }
+
+    /// Every key, in registration order: for messages.
+    var keys: [ServiceKey] { registrations.map(\.key) }
+
+    /// How a registration makes its instance, for pictures: `instance`, `alias`, `async` or nil.
+    func factoryNote(_ node: Int) -> String? {
+        switch registrations[node].kind {
+        case .instance: "instance"
+        case .alias: "alias"
+        case .asyncClosure, .asyncAutowired: "async"
+        case .closure, .autowired: nil
+        }
+    }
 
     private func computeAsyncCauses() -> [Int?] {
         var causes = [Int?](repeating: nil, count: count)
         for node in postOrder() {
-            if isAsyncFactory[node] {
+            if registrations[node].kind.isAsync {
                 causes[node] = node
                 continue
             }

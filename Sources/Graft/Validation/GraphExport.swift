@@ -37,10 +37,10 @@ struct GraphRenderer {
     }
 
     private func label(_ node: Int) -> String {
-        let key = graph.keys[node]
+        let key = graph.key(node)
         let name = key.name.map { "\\n\"\($0)\"" } ?? ""
-        let how = graph.factoryNotes[node] ?? "\(graph.lifetimes[node])"
-        let lifetime = graph.factoryNotes[node] == "async" ? "async \(graph.lifetimes[node])" : how
+        let how = graph.factoryNote(node) ?? "\(graph.lifetime(node))"
+        let lifetime = graph.factoryNote(node) == "async" ? "async \(graph.lifetime(node))" : how
         return "\(key.typeName)\(name)\\n\(lifetime)"
     }
 
@@ -58,13 +58,13 @@ struct GraphRenderer {
         let troubled = troubled
         var lines = ["digraph Graft {", "  rankdir=LR;", "  node [style=filled, fontname=\"Helvetica\"];"]
         for node in 0..<graph.count {
-            let lifetime = graph.lifetimes[node]
+            let lifetime = graph.lifetime(node)
             var attributes = [
                 "label=\"\(escaped(label(node)))\"",
                 "shape=\(Self.shapes[lifetime] ?? "box")",
                 "fillcolor=\"\(Self.colours[lifetime] ?? "#ffffff")\"",
             ]
-            if troubled.contains(graph.keys[node].description) {
+            if troubled.contains(graph.key(node).description) {
                 attributes += ["color=red", "penwidth=2"]
             }
             lines.append("  n\(node) [\(attributes.joined(separator: ", "))];")
@@ -95,8 +95,8 @@ struct GraphRenderer {
         lines.append("  classDef problem stroke:#d00,stroke-width:3px")
         for node in 0..<graph.count {
             let text = label(node).replacing("\\n", with: "<br/>").replacing("\"", with: "'")
-            lines.append("  n\(node)[\"\(text)\"]:::\(graph.lifetimes[node].rawValue)")
-            if troubled.contains(graph.keys[node].description) {
+            lines.append("  n\(node)[\"\(text)\"]:::\(graph.lifetime(node).rawValue)")
+            if troubled.contains(graph.key(node).description) {
                 lines.append("  class n\(node) problem")
             }
         }

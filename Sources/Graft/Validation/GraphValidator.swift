@@ -23,14 +23,14 @@ struct GraphValidator {
 
     private func missingDependencies() -> [GraftError] {
         graph.missing.map { dependent, dependency in
-            let dependentKey = graph.keys[dependent]
+            let dependentKey = graph.key(dependent)
             return GraftError(
                 .missingDependency,
                 "no registration for \(dependency.subject), which \(dependentKey) needs",
                 service: dependency.description,
                 path: [dependentKey.description, dependency.description],
                 hints: Suggestions.hints(for: dependency, among: graph.keys)
-                    + ["\(dependentKey) was registered at \(graph.sources[dependent])"]
+                    + ["\(dependentKey) was registered at \(graph.source(dependent))"]
             )
         }
     }
@@ -100,16 +100,16 @@ struct GraphValidator {
     }
 
     private func cycleProblem(_ members: [Int]) -> GraftError {
-        let names = canonical(members).map { graph.keys[$0].description }
+        let names = canonical(members).map { graph.key($0).description }
         let first = canonical(members)[0]
         let closing = canonical(members).last ?? first
-        let firstType = graph.keys[first].typeName
+        let firstType = graph.key(first).typeName
         return GraftError(
             .cycle,
             "dependency cycle: \((names + [names[0]]).joined(separator: " → "))",
             service: names[0],
             hints: [
-                "break it with Lazy<\(firstType)> or Provider<\(firstType)> in \(graph.keys[closing].typeName)"
+                "break it with Lazy<\(firstType)> or Provider<\(firstType)> in \(graph.key(closing).typeName)"
             ]
         )
     }
@@ -119,7 +119,7 @@ struct GraphValidator {
         let shortest = shortestLivedThroughTransients()
         var problems: [GraftError] = []
         for holder in 0..<graph.count {
-            let holderRank = graph.lifetimes[holder].holdingRank
+            let holderRank = graph.lifetime(holder).holdingRank
             guard holderRank >= 2 else { continue }
             for edge in graph.edges[holder] {
                 let reached = passesThrough(edge.target) ? shortest[edge.target] : own(edge.target)
@@ -140,11 +140,11 @@ struct GraphValidator {
     }
 
     private func passesThrough(_ node: Int) -> Bool {
-        graph.lifetimes[node] == .transient
+        graph.lifetime(node) == .transient
     }
 
     private func own(_ node: Int) -> Reach? {
-        let rank = graph.lifetimes[node].rank
+        let rank = graph.lifetime(node).rank
         return rank > 0 ? Reach(rank: rank, node: node, via: nil) : nil
     }
 
@@ -157,7 +157,7 @@ struct GraphValidator {
         let predecessors = transientPredecessors()
         var result = [Reach?](repeating: nil, count: graph.count)
         for rank in 1..<Lifetime.singleton.rank {
-            var queue = (0..<graph.count).filter { !passesThrough($0) && graph.lifetimes[$0].rank == rank }
+            var queue = (0..<graph.count).filter { !passesThrough($0) && graph.lifetime($0).rank == rank }
             var head = 0
             while head < queue.count {
                 let node = queue[head]
@@ -219,15 +219,15 @@ struct GraphValidator {
     }
 
     private func captiveProblem(holder: Int, captive: Int, path: [Int]) -> GraftError {
-        let holderKey = graph.keys[holder]
-        let captiveKey = graph.keys[captive]
-        let holderLifetime = graph.lifetimes[holder]
-        let captiveLifetime = graph.lifetimes[captive]
+        let holderKey = graph.key(holder)
+        let captiveKey = graph.key(captive)
+        let holderLifetime = graph.lifetime(holder)
+        let captiveLifetime = graph.lifetime(captive)
         return GraftError(
             .captiveDependency,
             "captive dependency: \(holderKey) (\(holderLifetime)) depends on \(captiveKey) (\(captiveLifetime))",
             service: holderKey.description,
-            path: path.map { graph.keys[$0].description },
+            path: path.map { graph.key($0).description },
             hints: [
                 Self.outlives(holderLifetime, captiveLifetime) + "; make \(holderKey.typeName) "
                     + "\(captiveLifetime) or shorter-lived, or make \(captiveKey.typeName) live as long"
@@ -238,10 +238,10 @@ struct GraphValidator {
     private func eagerSingletonsNeedingAwait() -> [GraftError] {
         let causes = graph.asyncCauses
         return (0..<graph.count).compactMap { node in
-            guard graph.lifetimes[node] == .eagerSingleton, let cause = causes[node] else { return nil }
-            let key = graph.keys[node]
+            guard graph.lifetime(node) == .eagerSingleton, let cause = causes[node] else { return nil }
+            let key = graph.key(node)
             let reason =
-                cause == node ? "its factory is async" : "it depends on \(graph.keys[cause]), whose factory is async"
+                cause == node ? "its factory is async" : "it depends on \(graph.key(cause)), whose factory is async"
             return GraftError(
                 .needsAwait,
                 "eager singleton \(key) needs await to be created: \(reason)",

@@ -22,10 +22,11 @@ struct ServiceIndex: Sendable {
     private(set) var named: [ServiceKey: Int32] = [:]
     private let slots: OpenAddressedTable
 
-    init(keys: [ServiceKey]) {
-        var slots = OpenAddressedTable(capacityFor: keys.count)
-        var typeOf = [Int32](repeating: 0, count: keys.count)
-        for (index, key) in keys.enumerated() {
+    init(registrations: [Registration]) {
+        var slots = OpenAddressedTable(capacityFor: registrations.count)
+        var typeOf = [Int32](repeating: 0, count: registrations.count)
+        for index in registrations.indices {
+            let key = registrations[index].key
             let type = slots.findOrInsert(UInt(bitPattern: key.id), next: Int32(types.count))
             if type == types.count { types.append(TypeRecord(id: key.id)) }
             typeOf[index] = type
@@ -42,7 +43,7 @@ struct ServiceIndex: Sendable {
             start += types[type].count
         }
         var fill = types.map(\.groupStart)
-        grouped = [Int32](repeating: 0, count: keys.count)
+        grouped = [Int32](repeating: 0, count: registrations.count)
         for (index, type) in typeOf.enumerated() {
             grouped[Int(fill[Int(type)])] = Int32(index)
             fill[Int(type)] += 1
@@ -53,7 +54,12 @@ struct ServiceIndex: Sendable {
     /// The registration that answers for `key`: the last one registered under it.
     func winner(for key: ServiceKey) -> Int? {
         guard key.name == nil else { return named[key].map(Int.init) }
-        guard let type = slots.find(UInt(bitPattern: key.id)) else { return nil }
+        return unnamedWinner(for: key.id)
+    }
+
+    /// The last unnamed registration of the type `id`.
+    func unnamedWinner(for id: ObjectIdentifier) -> Int? {
+        guard let type = slots.find(UInt(bitPattern: id)) else { return nil }
         let winner = types[Int(type)].unnamedWinner
         return winner < 0 ? nil : Int(winner)
     }

@@ -1,0 +1,79 @@
+import Synchronization
+
+/// One write-once cell per index, each holding an object made on first use and kept for the
+/// cells' whole life; read with one atomic load.
+///
+/// Each cell holds the address of a retained object (or zero). Publishing is a
+/// compare-and-exchange from zero with release ordering; reading is an acquire load, so a reader
+/// that sees the address also sees the fully built object. When two threads make the same
+/// object at once, one wins and the other's is released; callers make objects that are equal
+/// whoever makes them.
+@usableFromInline
+final class LazyCells<Object: AnyObject & Sendable>: @unchecked Sendable {
+    // `@unchecked Sendable` is sound: `storage` is allocated in `init` and freed in `deinit`, and
+    // in between every access to its words is atomic; the objects are `Sendable` and, once
+    // published, never change cells, so the unretained references handed out stay valid for
+    // as long as these cells live.
+    private let storage: UnsafeMutablePointer<Atomic<UInt>>
+    @usableFromInline let count: Int
+
+    init(count: Int) {
+        self.count = count
+        storage = .allocate(capacity: max(count, 1))
+        for index in 0..<max(count, 1) {
+            (storage + index).initialize(to: Atomic(0))
+        }
+    }
+
+    deinit {
+        for index in 0..<count {
+            let address = storage[index].load(ordering: .acquiring)
+            if let pointer = UnsafeRawPointer(bitPattern: address) {
+                Unmanaged<Object>.fromOpaque(pointer).release()
+            }
+        }
+        storage.deinitialize(count: max(count, 1))
+        storage.deallocate()
+    }
+
+    /// The object in cell `index`, unretained, if it has been made.
+    @usableFromInline
+    func load(_ index: Int) -> Unmanaged<Object>? {
+        let address = storage[index].load(ordering: .acquiring)
+        guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
+        return Unmanaged.fromOpaque(pointer)
+    }
+
+    /// Publishes `object` in cell `index` unless another got there first; returns the winner.
+    func publish(_ object: Object, at index: Int) -> Unmanaged<Object> {
+        let candidate = Unmanaged.passRetained(object)
+        let address = UInt(bitPattern: candidate.toOpaque())
+        let (exchanged, existing) = storage[index]
+            .compareExchange(expected: 0, desired: address, ordering: .acquiringAndReleasing)
+        if exchanged { return candidate }
+        candidate.release()
+        // `existing` is nonzero: the exchange failed only because a cell held an object.
+        return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: existing).unsafelyUnwrapped)
+    }
+}
+
+/// A small buffer of integers owned by one object and read through its address, so that reading
+/// it touches no reference count (see `Construction.links`).
+struct LinkBuffer: ~Copyable, Sendable {
+    /// The buffer's address; `0` when empty. Valid for as long as the buffer lives.
+    let address: UInt
+
+    init(_ values: [Int32]) {
+        guard !values.isEmpty else {
+            address = 0
+            return
+        }
+        let pointer = UnsafeMutablePointer<Int32>.allocate(capacity: values.count)
+        pointer.initialize(from: values, count: values.count)
+        address = UInt(bitPattern: pointer)
+    }
+
+    deinit {
+        UnsafeMutablePointer<Int32>(bitPattern: address)?.deallocate()
+    }
+}
