@@ -12,23 +12,38 @@ struct Recipe: Sendable {
 
     /// How the instance is made, as validation and diagrams see it.
     @usableFromInline let kind: FactoryKind
-    /// Makes the instance without awaiting; `nil` for async factories.
-    @usableFromInline let build: Build?
-    /// Makes the instance, awaiting; only async factories have one.
-    @usableFromInline let buildAsync: BuildAsync?
+    /// The one closure that makes the instance: one field for both forms, so a registration
+    /// stores one closure's two words, not two.
+    @usableFromInline let body: Body
+
+    @usableFromInline
+    enum Body: Sendable {
+        case sync(Build)
+        case async(BuildAsync)
+    }
 
     @usableFromInline
     init(_ kind: FactoryKind, build: @escaping Build) {
         self.kind = kind
-        self.build = build
-        self.buildAsync = nil
+        self.body = .sync(build)
     }
 
     @usableFromInline
     init(_ kind: FactoryKind, buildAsync: @escaping BuildAsync) {
         self.kind = kind
-        self.build = nil
-        self.buildAsync = buildAsync
+        self.body = .async(buildAsync)
+    }
+
+    /// Makes the instance without awaiting; `nil` for async factories.
+    @usableFromInline var build: Build? {
+        guard case .sync(let build) = body else { return nil }
+        return build
+    }
+
+    /// Makes the instance, awaiting; only async factories have one.
+    @usableFromInline var buildAsync: BuildAsync? {
+        guard case .async(let build) = body else { return nil }
+        return build
     }
 }
 

@@ -32,7 +32,7 @@ struct Registration: Sendable {
         self.lifetime = lifetime
         self.recipe = recipe
         self.dependencies = dependencies
-        self.source = SourceLocation(fileID: fileID, line: line)
+        self.source = SourceLocation(fileID: fileID, line: Int32(clamping: line))
     }
 
     var kind: FactoryKind { recipe.kind }
@@ -53,7 +53,7 @@ struct Activation: Sendable {
 @usableFromInline
 struct SourceLocation: Sendable, CustomStringConvertible {
     let fileID: String
-    let line: Int
+    let line: Int32
 
     @usableFromInline
     var description: String { "\(fileID):\(line)" }

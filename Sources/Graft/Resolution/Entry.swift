@@ -74,7 +74,7 @@ final class Entry: Sendable {
             dependencies: graph.dependencies[index],
             links: graph.links[index],
             slot: registration.lifetime.store == .none || registration.lifetime.store == .call ? -1 : index,
-            asyncCause: graph.asyncCauses[index]
+            asyncCause: graph.asyncCause(index)
         )
     }
 

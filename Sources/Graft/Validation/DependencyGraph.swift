@@ -21,7 +21,14 @@ struct DependencyGraph: Sendable {
     let missing: [(dependent: Int, dependency: ServiceKey)]
     /// For each registration, the registration whose async factory makes it need `await`
     /// (itself, or one reached through immediate dependencies), or `nil`.
-    private(set) var asyncCauses: [Int?] = []
+    /// Stored as 32-bit indexes, `-1` for none: 4 bytes per registration instead of 16.
+    private var asyncCauses: [Int32] = []
+
+    /// The registration whose async factory makes `node` need `await`, or `nil`.
+    func asyncCause(_ node: Int) -> Int? {
+        let cause = asyncCauses[node]
+        return cause < 0 ? nil : Int(cause)
+    }
 
     /// Per registration, its dependencies as linking classified them (see ``Dependency/linked(_:isRegistered:)``).
     let dependencies: [[Dependency]]
@@ -104,18 +111,17 @@ struct DependencyGraph: Sendable {
         }
     }
 
-    private func computeAsyncCauses() -> [Int?] {
-        var causes = [Int?](repeating: nil, count: count)
+    private func computeAsyncCauses() -> [Int32] {
+        var causes = [Int32](repeating: -1, count: count)
+        guard registrations.indices.contains(where: { registrations[$0].kind.isAsync }) else { return causes }
         for node in postOrder() {
             if registrations[node].kind.isAsync {
-                causes[node] = node
+                causes[node] = Int32(node)
                 continue
             }
-            for edge in edges[node] where edge.isImmediate {
-                if let cause = causes[edge.target] {
-                    causes[node] = cause
-                    break
-                }
+            for edge in edges[node] where edge.isImmediate && causes[edge.target] >= 0 {
+                causes[node] = causes[edge.target]
+                break
             }
         }
         return causes

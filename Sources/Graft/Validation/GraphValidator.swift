@@ -236,9 +236,8 @@ struct GraphValidator {
     }
 
     private func eagerSingletonsNeedingAwait() -> [GraftError] {
-        let causes = graph.asyncCauses
-        return (0..<graph.count).compactMap { node in
-            guard graph.lifetime(node) == .eagerSingleton, let cause = causes[node] else { return nil }
+        (0..<graph.count).compactMap { node in
+            guard graph.lifetime(node) == .eagerSingleton, let cause = graph.asyncCause(node) else { return nil }
             let key = graph.key(node)
             let reason =
                 cause == node ? "its factory is async" : "it depends on \(graph.key(cause)), whose factory is async"
