@@ -18,7 +18,12 @@ extension ContainerCore: ConstructionSite {
         if let links = construction.links {
             let target = Int(links.assumingMemoryBound(to: Int32.self)[index])
             if target >= 0 {
-                return try Self.makePlain(Unmanaged.passUnretained(self), table.entry(at: target), &state.pointee, as: type)
+                return try Self.makePlain(
+                    Unmanaged.passUnretained(self),
+                    table.entry(at: target),
+                    &state.pointee,
+                    as: type
+                )
             }
         }
         // Everything else (`Lazy`, `Provider`, optionals) arrives untyped.

@@ -13,7 +13,7 @@ final class ScopeCore: Sendable {
     private weak let parent: ScopeCore?
     /// Set once, when the scope closes; read by every resolve through the scope.
     private let closed = Atomic(false)
-    private let state: Mutex<State> = Mutex(State())
+    private let state = Locked(State())
 
     init(isRoot: Bool, parent: ScopeCore?) {
         self.isRoot = isRoot

@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -80,25 +78,60 @@ final class Lock {
 
 /// A value that is only ever read or written with its lock held.
 ///
-/// A class around `Mutex`, so that one allocation holds both the value and its lock.
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
+/// The value and its pthread mutex share one allocation (``LockStorage``). A pthread mutex and
+/// not `Synchronization.Mutex`: on Linux the latter waits in futex calls that ThreadSanitizer
+/// cannot see, so every access it guards is reported as a race, and `.ci/run` runs the suite
+/// under ThreadSanitizer.
+///
+/// `@unchecked Sendable` is sound: `storage` is private and every access to the value goes
+/// through ``withLock(_:)``, which holds the mutex for the whole access, so no two threads touch
+/// the value at once; and `Value` is `Sendable`, so what leaves the closure may cross threads.
+struct Locked<Value: Sendable>: @unchecked Sendable {
+    private let storage: LockStorage<Value>
 
     init(_ value: Value) {
-        mutex = Mutex(value)
+        storage = LockStorage.make(value)
     }
 
     @inline(__always)
-    func withLock<Result: Sendable, Failure: Error>(
+    func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try mutex.withLock { value throws(Failure) -> Result in try body(&value) }
+        // The storage is a heap object kept alive by `self` for the whole call, and a managed
+        // buffer never moves, so its pointers stay valid after the closure that lent them.
+        let (value, mutex) = storage.withUnsafeMutablePointers { ($0, $1) }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value.pointee)
+    }
+}
+
+/// A value and the pthread mutex guarding it, in one allocation: the value is the header, the
+/// mutex the one element, whose address never moves, as pthreads requires.
+final class LockStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
+    static func make(_ value: Value) -> LockStorage<Value> {
+        let buffer = create(minimumCapacity: 1) { _ in value }
+        // `create` makes an instance of the class it is called on.
+        let storage = unsafeDowncast(buffer, to: LockStorage<Value>.self)
+        storage.withUnsafeMutablePointerToElements { mutex in
+            mutex.initialize(to: pthread_mutex_t())
+            // Fails only when the system is out of resources; see `Lock.init`.
+            pthread_mutex_init(mutex, nil)
+        }
+        return storage
+    }
+
+    deinit {
+        withUnsafeMutablePointerToElements { mutex in
+            pthread_mutex_destroy(mutex)
+            _ = mutex.deinitialize(count: 1)
+        }
     }
 }
 
 /// A value guarded by a lock that threads can also wait on: the creation coordinator's.
 ///
-/// This is Graft's one `@unchecked Sendable` type. It is sound because `value` is private and
+/// `@unchecked Sendable` is sound because `value` is private and
 /// every access goes through ``withLock(_:)`` or ``waitUntil(_:)``, which hold `lock` for the
 /// whole access, so no two threads touch `value` at once; and `Value` is `Sendable`, so what
 /// leaves the closure may cross threads. The lock itself is never handed out.
