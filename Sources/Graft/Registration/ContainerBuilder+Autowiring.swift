@@ -27,7 +27,7 @@ extension ContainerBuilder {
     ) {
         let recipe = Recipe(.autowired) { construction in
             let service = try initializer(repeat construction.next((each Parameter).self))
-            construction.deliver(service)
+            try construction.deliver(service)
         }
         addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
     }
@@ -55,7 +55,7 @@ extension ContainerBuilder {
     ) {
         let recipe = Recipe(.asyncAutowired) { construction in
             let service = try await initializer(repeat construction.next((each Parameter).self))
-            construction.deliver(service)
+            try construction.deliver(service)
         }
         addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
     }
@@ -87,7 +87,7 @@ extension ContainerBuilder {
     ) {
         let recipe = Recipe(.asyncAutowired) { construction in
             let service = try await initializer(repeat construction.next((each Parameter).self))
-            construction.deliver(service)
+            try construction.deliver(service)
         }
         addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
     }

@@ -30,7 +30,7 @@ extension ContainerBuilder {
     ) {
         let recipe = Recipe(.closure) { construction in
             let service = try factory(construction.resolver())
-            construction.deliver(service)
+            try construction.deliver(service)
         }
         addClosure(type, name, lifetime, dependencies, fileID, line, recipe)
     }
@@ -54,7 +54,7 @@ extension ContainerBuilder {
     ) {
         let recipe = Recipe(.asyncClosure) { construction in
             let service = try await factory(construction.resolver())
-            construction.deliver(service)
+            try construction.deliver(service)
         }
         addClosure(type, name, lifetime, [], fileID, line, recipe)
     }
@@ -78,7 +78,7 @@ extension ContainerBuilder {
     ) {
         let recipe = Recipe(.autowired) { construction in
             let service = try initializer(repeat construction.next((each Parameter).self))
-            construction.deliver(service)
+            try construction.deliver(service)
         }
         addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
     }
@@ -102,7 +102,7 @@ extension ContainerBuilder {
     ) {
         let recipe = Recipe(.asyncAutowired) { construction in
             let service = try await initializer(repeat construction.next((each Parameter).self))
-            construction.deliver(service)
+            try construction.deliver(service)
         }
         addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
     }
@@ -126,7 +126,7 @@ extension ContainerBuilder {
     ) {
         let recipe = Recipe(.asyncAutowired) { construction in
             let service = try await initializer(repeat construction.next((each Parameter).self))
-            construction.deliver(service)
+            try construction.deliver(service)
         }
         addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
     }
@@ -152,7 +152,7 @@ extension ContainerBuilder {
     ) {
         let recipe = Recipe(.closure) { construction in
             let service = try factory(construction.resolver())
-            construction.deliver(service)
+            try construction.deliver(service)
         }
         addClosure(type, name, lifetime, dependencies, fileID, line, recipe)
     }
@@ -176,7 +176,7 @@ extension ContainerBuilder {
     ) {
         let recipe = Recipe(.asyncClosure) { construction in
             let service = try await factory(construction.resolver())
-            construction.deliver(service)
+            try construction.deliver(service)
         }
         addClosure(type, name, lifetime, [], fileID, line, recipe)
     }
@@ -200,7 +200,7 @@ extension ContainerBuilder {
     ) {
         let recipe = Recipe(.autowired) { construction in
             let service = try initializer(repeat construction.next((each Parameter).self))
-            construction.deliver(service)
+            try construction.deliver(service)
         }
         addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
     }
@@ -224,7 +224,7 @@ extension ContainerBuilder {
     ) {
         let recipe = Recipe(.asyncAutowired) { construction in
             let service = try await initializer(repeat construction.next((each Parameter).self))
-            construction.deliver(service)
+            try construction.deliver(service)
         }
         addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
     }
@@ -248,7 +248,7 @@ extension ContainerBuilder {
     ) {
         let recipe = Recipe(.asyncAutowired) { construction in
             let service = try await initializer(repeat construction.next((each Parameter).self))
-            construction.deliver(service)
+            try construction.deliver(service)
         }
         addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
     }

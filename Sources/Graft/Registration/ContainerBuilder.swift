@@ -103,7 +103,7 @@ public struct ContainerBuilder: Sendable {
     ) {
         let recipe = Recipe(.closure) { construction in
             let service = try factory(construction.resolver())
-            construction.deliver(service)
+            try construction.deliver(service)
         }
         addClosure(type, name, lifetime, dependencies, fileID, line, recipe)
     }
@@ -133,7 +133,7 @@ public struct ContainerBuilder: Sendable {
     ) {
         let recipe = Recipe(.asyncClosure) { construction in
             let service = try await factory(construction.resolver())
-            construction.deliver(service)
+            try construction.deliver(service)
         }
         addClosure(type, name, lifetime, [], fileID, line, recipe)
     }
@@ -180,7 +180,7 @@ public struct ContainerBuilder: Sendable {
         line: Int = #line,
         instance: Service
     ) {
-        let recipe = Recipe(.instance) { construction in construction.deliver(instance) }
+        let recipe = Recipe(.instance) { construction in try construction.deliver(instance) }
         add(type, name: name, lifetime: .singleton, recipe: recipe, fileID: fileID, line: line)
     }
 
@@ -222,7 +222,7 @@ public struct ContainerBuilder: Sendable {
                     hints: ["alias only types the target's instances conform to"]
                 )
             }
-            construction.deliver(converted)
+            try construction.deliver(converted)
         }
         add(
             alias,

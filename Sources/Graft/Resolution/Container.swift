@@ -27,8 +27,7 @@ public final class Container: Resolver {
 
     @inlinable
     func _resolve<Service: Sendable>(_ type: Service.Type, name: String?) throws(GraftError) -> Service {
-        var state = ResolveState(scope: core.root)
-        return try core.resolve(type, name: name, &state)
+        try core.resolve(type, name: name, from: core.root)
     }
 
     public func resolve<Service: Sendable>(_ type: Service.Type, name: String?) async throws(GraftError) -> Service {

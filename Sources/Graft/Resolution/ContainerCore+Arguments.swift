@@ -31,6 +31,19 @@ extension ContainerCore: ConstructionSite {
         return try typed(try argument(index, of: entry, &state.pointee), as: type, construction.node, index)
     }
 
+    @usableFromInline
+    func adopt(_ disposal: Disposal, for construction: borrowing Construction) throws(GraftError) {
+        // The owner is always a `ScopeCore`: `construct` is the only place that sets it.
+        guard let object = construction.owner else { return }
+        let owner = unsafeDowncast(object, to: ScopeCore.self)
+        let key = table.entries[construction.node].key
+        let record = DisposalRecord(disposal, key: key)
+        if !owner.adopt(record) {
+            if case .sync(let disposable, _) = record { try? disposable.dispose() }
+            throw closedError(key, owner)
+        }
+    }
+
     /// `value`, an untyped argument, as the parameter's type; `nil` is an unregistered optional.
     private func typed<Parameter: Sendable>(
         _ value: (any Sendable)?,

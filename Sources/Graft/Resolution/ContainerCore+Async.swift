@@ -89,9 +89,8 @@ extension ContainerCore {
         owner: ScopeCore?,
         publish: (Service) -> Void = { _ in }
     ) async throws(GraftError) -> Service {
-        var disposal: Disposal?
-        var value: Service = try await constructAsync(entry, &state, &disposal)
-        try finishCreation(&value, entry, &state, owner: owner, disposal: disposal, publish: publish)
+        var value: Service = try await constructAsync(entry, &state, owner: owner)
+        try finishCreation(&value, entry, &state, publish: publish)
         return value
     }
 
@@ -100,12 +99,12 @@ extension ContainerCore {
     private func constructAsync<Service: Sendable>(
         _ entry: Entry,
         _ state: inout ResolveState,
-        _ disposal: inout Disposal?
+        owner: ScopeCore?
     ) async throws(GraftError) -> Service {
         let recipe = entry.recipe
         switch recipe.kind {
         case .closure, .instance:
-            return try construct(entry, &state, &disposal)
+            return try construct(entry, &state, owner: owner)
         case .autowired, .alias:
             let prefetched = try await prefetchedArguments(entry, &state)
             return try withUnsafeMutablePointer(to: &state.scratch) { scratch throws(GraftError) -> Service in
@@ -119,14 +118,14 @@ extension ContainerCore {
                         site: self,
                         node: entry.index,
                         output: output,
-                        prefetched: prefetched
+                        prefetched: prefetched,
+                        owner: owner
                     )
                     do {
                         try recipe.build.unsafelyUnwrapped(&construction)
                     } catch {
                         throw factoryFailure(error, entry)
                     }
-                    disposal = construction.disposal
                 }
             }
         case .asyncClosure, .asyncAutowired:
@@ -139,14 +138,14 @@ extension ContainerCore {
                     node: entry.index,
                     output: output,
                     prefetched: prefetched,
-                    frame: frame
+                    frame: frame,
+                    owner: owner
                 )
                 do {
                     try await recipe.buildAsync.unsafelyUnwrapped(&construction)
                 } catch {
                     throw factoryFailure(error, entry)
                 }
-                disposal = construction.disposal
             }
         }
     }

@@ -21,38 +21,63 @@ final class ContainerCore: Sendable {
 
     // MARK: Top-level entry points
 
+    /// Resolves for a `Container` or `Scope`: an existing singleton without setting up a
+    /// resolution at all, anything else through ``resolve(_:name:_:)``.
+    @inlinable
+    func resolve<Service: Sendable>(
+        _ type: Service.Type,
+        name: String?,
+        from scope: ScopeCore
+    ) throws(GraftError) -> Service {
+        if name == nil, let index = table.unnamedIndex(for: ObjectIdentifier(type)) {
+            // An existing singleton is found from the type alone: its slot is its registration's
+            // index, and the slot keeps its box for the container's whole life, so the box is
+            // borrowed and only the instance handed out is retained.
+            if !scope.isClosed, let address = singletons.address(index) {
+                return Unmanaged<InstanceBox<Service>>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.value }
+            }
+            var state = ResolveState(scope: scope)
+            return try resolveEntry(index, &state)
+        }
+        var state = ResolveState(scope: scope)
+        return try resolve(type, name: name, &state)
+    }
+
     @inlinable
     func resolve<Service: Sendable>(
         _ type: Service.Type,
         name: String?,
         _ state: inout ResolveState
     ) throws(GraftError) -> Service {
-        if name == nil, let unmanaged = table.unmanagedEntry(for: ObjectIdentifier(type)) {
-            // The unnamed fast path borrows the entry (+0): no reference count changes hands, so
-            // threads resolving the same service do not contend on one cache line.
-            let result = unmanaged._withUnsafeGuaranteedRef { entry -> Result<Service, GraftError> in
-                // `scope` is unowned(unsafe): reading its flag touches no reference count.
-                if state.scope.isClosed {
-                    return .failure(closedError(entry.key, state.scope))
-                }
-                do throws(GraftError) {
-                    return .success(try make(entry, &state))
-                } catch {
-                    return .failure(error)
-                }
+        if name == nil, let index = table.unnamedIndex(for: ObjectIdentifier(type)) {
+            // An existing singleton is found from the type alone: its slot is its registration's
+            // index, and the slot keeps its box for the container's whole life, so the box is
+            // borrowed and only the instance handed out is retained.
+            if !state.scope.isClosed, let address = singletons.address(index) {
+                return Unmanaged<InstanceBox<Service>>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.value }
             }
-            // Consuming the result moves the instance out; `get()` would copy it, and a copy of a
-            // shared instance is a retain and a release on a cache line every thread touches.
-            switch consume result {
-            case .success(let service): return service
-            case .failure(let error): throw error
-            }
+            return try resolveEntry(index, &state)
         }
         guard let entry = table.entry(for: ObjectIdentifier(type), name: name) else {
             return try resolveUnregistered(type, name: name, &state)
         }
         if state.scope.isClosed { throw closedError(entry.key, state.scope) }
         return try make(entry, &state)
+    }
+
+    /// Resolves registration `index`, borrowing its entry (+0): no reference count changes hands,
+    /// so threads resolving the same service do not contend on one cache line.
+    @usableFromInline
+    func resolveEntry<Service: Sendable>(_ index: Int, _ state: inout ResolveState) throws(GraftError) -> Service {
+        let entry = table.entry(at: index)
+        do {
+            return try entry._withUnsafeGuaranteedRef { entry throws -> Service in
+                if state.scope.isClosed { throw closedError(entry.key, state.scope) }
+                return try makeNew(entry, &state)
+            }
+        } catch {
+            throw GraftError.wrapping(error)
+        }
     }
 
     @inlinable
@@ -91,8 +116,7 @@ final class ContainerCore: Sendable {
     @usableFromInline
     func makeNew<Service: Sendable>(_ entry: Entry, _ state: inout ResolveState) throws(GraftError) -> Service {
         if entry.isInstance {
-            var unused: Disposal?
-            return try construct(entry, &state, &unused)
+            return try construct(entry, &state, owner: nil)
         }
         state.depth &+= 1
         defer { state.depth &-= 1 }
@@ -144,9 +168,8 @@ final class ContainerCore: Sendable {
         owner: ScopeCore?,
         publish: (Service) -> Void = { _ in }
     ) throws(GraftError) -> Service {
-        var disposal: Disposal?
-        var value: Service = try construct(entry, &state, &disposal)
-        try finishCreation(&value, entry, &state, owner: owner, disposal: disposal, publish: publish)
+        var value: Service = try construct(entry, &state, owner: owner)
+        try finishCreation(&value, entry, &state, publish: publish)
         return value
     }
 
@@ -154,29 +177,14 @@ final class ContainerCore: Sendable {
         _ value: inout Service,
         _ entry: Entry,
         _ state: inout ResolveState,
-        owner: ScopeCore?,
-        disposal: Disposal?,
         publish: (Service) -> Void
     ) throws(GraftError) {
-        if let owner, let disposal {
-            try adopt(disposal, entry, by: owner)
-        }
         // `publish` is a plain closure, not an optional one: in generic code that is not
         // specialized, an optional of a generic function type costs a run-time type lookup.
         publish(value)
         guard entry.hasActivations else { return }
         try activate(&value, entry, &state)
         publish(value)
-    }
-
-    /// Hands a new instance to `owner` for disposal; disposes it at once if `owner` has closed.
-    @usableFromInline
-    func adopt(_ disposal: Disposal, _ entry: Entry, by owner: ScopeCore) throws(GraftError) {
-        let record = DisposalRecord(disposal, key: entry.key)
-        if !owner.adopt(record) {
-            if case .sync(let disposable, _) = record { try? disposable.dispose() }
-            throw closedError(entry.key, owner)
-        }
     }
 
     /// Runs `entry`'s activation hooks on `value`.
@@ -206,11 +214,11 @@ final class ContainerCore: Sendable {
         value = try cast(erased, to: Service.self, entry.key)
     }
 
-    /// Runs `entry`'s recipe without awaiting; `disposal` receives how to dispose the instance.
+    /// Runs `entry`'s recipe without awaiting; a disposable instance goes to `owner`.
     func construct<Service: Sendable>(
         _ entry: Entry,
         _ state: inout ResolveState,
-        _ disposal: inout Disposal?
+        owner: ScopeCore?
     ) throws(GraftError) -> Service {
         guard let build = entry.recipe.build else { throw needsAwaitError(entry) }
         let frame = entry.recipe.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
@@ -224,14 +232,14 @@ final class ContainerCore: Sendable {
                     output: output,
                     links: UnsafeRawPointer(bitPattern: entry.plainTargetsAddress),
                     request: UnsafeMutableRawPointer(request),
-                    frame: frame
+                    frame: frame,
+                    owner: owner
                 )
                 do {
                     try build(&construction)
                 } catch {
                     throw factoryFailure(error, entry)
                 }
-                if construction.disposal != nil { disposal = construction.disposal }
             }
         }
     }

@@ -59,11 +59,10 @@ final class RegistrationTable: Sendable {
         return entries[index]
     }
 
-    /// The winning unnamed entry for `id`, without retaining it.
+    /// The index of the winning unnamed registration for `id`.
     @usableFromInline
-    func unmanagedEntry(for id: ObjectIdentifier) -> Unmanaged<Entry>? {
-        guard let index = graph.index.unnamedWinner(for: id) else { return nil }
-        return entry(at: index)
+    func unnamedIndex(for id: ObjectIdentifier) -> Int? {
+        graph.index.unnamedWinner(for: id)
     }
 
     /// The entries by registration index, each made on first access.

@@ -23,8 +23,7 @@ public final class Scope: Resolver {
 
     @inlinable
     public func resolve<Service: Sendable>(_ type: Service.Type, name: String?) throws(GraftError) -> Service {
-        var state = ResolveState(scope: core)
-        return try container.resolve(type, name: name, &state)
+        try container.resolve(type, name: name, from: core)
     }
 
     public func resolve<Service: Sendable>(_ type: Service.Type, name: String?) async throws(GraftError) -> Service {

@@ -25,10 +25,12 @@ struct Construction {
     @usableFromInline let prefetched: [(any Sendable)?]?
     /// The resolver a closure factory receives.
     @usableFromInline let frame: (any Resolver)?
+    /// Who disposes the instance when its registered type is disposable: the engine's scope
+    /// object, opaque here; `nil` when nobody does. The resolve that runs the construction
+    /// keeps it alive.
+    @usableFromInline unowned(unsafe) let owner: AnyObject?
     /// The next parameter's position.
     @usableFromInline var position = 0
-    /// Set by ``deliver(_:)`` when the static type says the instance needs disposal.
-    @usableFromInline var disposal: Disposal?
 
     @usableFromInline
     init(
@@ -38,7 +40,8 @@ struct Construction {
         links: UnsafeRawPointer? = nil,
         request: UnsafeMutableRawPointer? = nil,
         prefetched: [(any Sendable)?]? = nil,
-        frame: (any Resolver)? = nil
+        frame: (any Resolver)? = nil,
+        owner: AnyObject? = nil
     ) {
         self.site = site
         self.node = node
@@ -47,6 +50,7 @@ struct Construction {
         self.request = request
         self.prefetched = prefetched
         self.frame = frame
+        self.owner = owner
     }
 
     /// The next autowired parameter, typed.
@@ -65,23 +69,27 @@ struct Construction {
     }
 
     /// Hands over the instance.
+    ///
+    /// Every `deliver` throws, so that a recipe's text is the same whichever one its static
+    /// type picks; this one never does.
     @inlinable
-    mutating func deliver<Service: Sendable>(_ value: Service) {
+    mutating func deliver<Service: Sendable>(_ value: Service) throws(GraftError) {
         output.initializeMemory(as: Service.self, to: value)
     }
 
     /// Hands over an instance its owner disposes with `dispose()`.
     @inlinable
-    mutating func deliver<Service: Disposable>(_ value: Service) {
+    mutating func deliver<Service: Disposable>(_ value: Service) throws(GraftError) {
+        // Adopted first: if the owner has closed meanwhile, nothing is left in the output.
+        try site.adopt(.sync(value), for: self)
         output.initializeMemory(as: Service.self, to: value)
-        disposal = .sync(value)
     }
 
     /// Hands over an instance its owner disposes with `await dispose()`.
     @inlinable
-    mutating func deliver<Service: AsyncDisposable>(_ value: Service) {
+    mutating func deliver<Service: AsyncDisposable>(_ value: Service) throws(GraftError) {
+        try site.adopt(.async(value), for: self)
         output.initializeMemory(as: Service.self, to: value)
-        disposal = .async(value)
     }
 }
 
@@ -93,6 +101,9 @@ protocol ConstructionSite: AnyObject, Sendable {
         _ type: Parameter.Type,
         of construction: inout Construction
     ) throws(GraftError) -> Parameter
+
+    /// Hands a new disposable instance to `construction.owner`.
+    func adopt(_ disposal: Disposal, for construction: borrowing Construction) throws(GraftError)
 }
 
 /// Memory for one instance of a service while a recipe fills it.
