@@ -36,11 +36,26 @@ final class ContainerCore: Sendable {
             if !scope.isClosed, let address = singletons.address(index) {
                 return Unmanaged<InstanceBox<Service>>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.value }
             }
-            var state = ResolveState(scope: scope)
-            return try resolveEntry(index, &state)
+            return try resolveEntry(index, from: scope)
         }
         var state = ResolveState(scope: scope)
         return try resolve(type, name: name, &state)
+    }
+
+    /// Resolves registration `index` for a `Container` or `Scope`, borrowing its entry (+0): no
+    /// reference count changes hands, so threads resolving the same service do not contend on
+    /// one cache line.
+    @usableFromInline
+    func resolveEntry<Service: Sendable>(_ index: Int, from scope: ScopeCore) throws(GraftError) -> Service {
+        do {
+            return try table.entry(at: index)._withUnsafeGuaranteedRef { entry throws -> Service in
+                if scope.isClosed { throw closedError(entry.key, scope) }
+                var state = ResolveState(scope: scope)
+                return try makeNew(entry, &state)
+            }
+        } catch {
+            throw GraftError.wrapping(error)
+        }
     }
 
     @inlinable
@@ -65,13 +80,11 @@ final class ContainerCore: Sendable {
         return try make(entry, &state)
     }
 
-    /// Resolves registration `index`, borrowing its entry (+0): no reference count changes hands,
-    /// so threads resolving the same service do not contend on one cache line.
+    /// Resolves registration `index` under `state`, borrowing its entry.
     @usableFromInline
     func resolveEntry<Service: Sendable>(_ index: Int, _ state: inout ResolveState) throws(GraftError) -> Service {
-        let entry = table.entry(at: index)
         do {
-            return try entry._withUnsafeGuaranteedRef { entry throws -> Service in
+            return try table.entry(at: index)._withUnsafeGuaranteedRef { entry throws -> Service in
                 if state.scope.isClosed { throw closedError(entry.key, state.scope) }
                 return try makeNew(entry, &state)
             }
@@ -253,7 +266,16 @@ final class ContainerCore: Sendable {
         // Nested resolves through the frame share the call's `.graph` instances; a table
         // without `.graph` registrations needs no call state, and saves its allocation.
         if table.hasGraphLifetime { _ = state.sharedCall() }
-        return ResolutionFrame(container: self, state: state, entryIndex: entry.index)
+        // Field by field: passing the state itself would copy it, retaining what it holds.
+        return ResolutionFrame(
+            container: self,
+            scope: state.scope,
+            parent: state.frame,
+            call: state.call,
+            entryIndex: entry.index,
+            singleton: state.singleton,
+            depth: state.depth
+        )
     }
 
     // MARK: Shared instances

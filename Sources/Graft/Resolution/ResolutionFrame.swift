@@ -13,14 +13,22 @@ final class ResolutionFrame: Resolver {
     let singleton: Int
     let depth: Int
 
-    init(container: ContainerCore, state: __shared ResolveState, entryIndex: Int) {
+    init(
+        container: ContainerCore,
+        scope: ScopeCore,
+        parent: ResolutionFrame?,
+        call: CallState?,
+        entryIndex: Int,
+        singleton: Int,
+        depth: Int
+    ) {
         self.container = container
-        self.scope = state.scope
-        self.parent = state.frame
-        self.call = state.call
+        self.scope = scope
+        self.parent = parent
+        self.call = call
         self.entryIndex = entryIndex
-        self.singleton = state.singleton
-        self.depth = state.depth
+        self.singleton = singleton
+        self.depth = depth
     }
 
     private var state: ResolveState {
