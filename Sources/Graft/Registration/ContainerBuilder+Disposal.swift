@@ -80,7 +80,7 @@ extension ContainerBuilder {
             let service = try initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
+        addAutowired(type, name, lifetime, fileID, line, recipe, Self.dependencies(of: repeat (each Parameter).self))
     }
 
     /// Registers an `async` initializer whose parameters are its dependencies for a service its owner disposes with `try dispose()`.
@@ -104,7 +104,7 @@ extension ContainerBuilder {
             let service = try await initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
+        addAutowired(type, name, lifetime, fileID, line, recipe, Self.dependencies(of: repeat (each Parameter).self))
     }
 
     /// Registers a `@MainActor`-isolated initializer for a service its owner disposes with `try dispose()`.
@@ -128,7 +128,7 @@ extension ContainerBuilder {
             let service = try await initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
+        addAutowired(type, name, lifetime, fileID, line, recipe, Self.dependencies(of: repeat (each Parameter).self))
     }
 
     /// Registers a closure factory for a service its owner disposes with `try await dispose()`.
@@ -202,7 +202,7 @@ extension ContainerBuilder {
             let service = try initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
+        addAutowired(type, name, lifetime, fileID, line, recipe, Self.dependencies(of: repeat (each Parameter).self))
     }
 
     /// Registers an `async` initializer whose parameters are its dependencies for a service its owner disposes with `try await dispose()`.
@@ -226,7 +226,7 @@ extension ContainerBuilder {
             let service = try await initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
+        addAutowired(type, name, lifetime, fileID, line, recipe, Self.dependencies(of: repeat (each Parameter).self))
     }
 
     /// Registers a `@MainActor`-isolated initializer for a service its owner disposes with `try await dispose()`.
@@ -250,7 +250,7 @@ extension ContainerBuilder {
             let service = try await initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        addAutowired(type, name, lifetime, fileID, line, recipe, (repeat (each Parameter).self))
+        addAutowired(type, name, lifetime, fileID, line, recipe, Self.dependencies(of: repeat (each Parameter).self))
     }
 
 }

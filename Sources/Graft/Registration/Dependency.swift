@@ -55,8 +55,8 @@ struct Dependency: Sendable {
     /// nobody registers is asked whether it wraps another service (`Lazy<T>`, `Provider<T>`,
     /// `T?`). That one run-time conformance check per unregistered parameter type is the only
     /// one linking makes.
-    static func linked(_ declared: DeclaredDependency, isRegistered: (ServiceKey) -> Bool) -> Dependency {
-        if declared.isParameter, !isRegistered(declared.key),
+    static func linked(_ declared: DeclaredDependency, isRegistered: Bool) -> Dependency {
+        if declared.isParameter, !isRegistered,
             let wrapping = declared.key.type as? any WrappedDependency.Type
         {
             return wrapping.dependency

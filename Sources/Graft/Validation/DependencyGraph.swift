@@ -63,11 +63,14 @@ struct DependencyGraph: Sendable {
             var entryEdges: [Edge] = []
             var entryDependencies: [Dependency] = []
             entryLinks.reserveCapacity(declaredDependencies.count)
+            entryEdges.reserveCapacity(declaredDependencies.count)
             entryDependencies.reserveCapacity(declaredDependencies.count)
             for declared in declaredDependencies {
-                let dependency = Dependency.linked(declared) { serviceIndex.winner(for: $0) != nil }
+                let declaredTarget = serviceIndex.winner(for: declared.key)
+                let dependency = Dependency.linked(declared, isRegistered: declaredTarget != nil)
                 entryDependencies.append(dependency)
-                if let target = serviceIndex.winner(for: dependency.key) {
+                let target = dependency.key == declared.key ? declaredTarget : serviceIndex.winner(for: dependency.key)
+                if let target {
                     entryLinks.append(target)
                     entryEdges.append(Edge(target: target, isImmediate: dependency.isImmediate))
                 } else {
