@@ -102,7 +102,15 @@ extension ContainerBuilder {
         _ recipe: Recipe,
         _ dependencies: [DeclaredDependency]
     ) {
-        add(type, name: name, lifetime: lifetime, recipe: recipe, dependencies: dependencies, fileID: fileID, line: line)
+        add(
+            type,
+            name: name,
+            lifetime: lifetime,
+            recipe: recipe,
+            dependencies: dependencies,
+            fileID: fileID,
+            line: line
+        )
     }
 
     /// One dependency per parameter type, in order.

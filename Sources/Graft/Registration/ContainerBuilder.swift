@@ -51,19 +51,21 @@ public struct ContainerBuilder: Sendable {
         fileID: String,
         line: Int
     ) {
-        let registration = Registration(
-            type,
-            name: name,
-            lifetime: lifetime,
-            recipe: recipe,
-            dependencies: dependencies,
-            fileID: fileID,
-            line: line
-        )
         if replacesExisting {
-            registrations.removeAll { $0.key == registration.key }
+            let key = ServiceKey(type, name: name)
+            registrations.removeAll { $0.key == key }
         }
-        registrations.append(registration)
+        registrations.append(
+            Registration(
+                type,
+                name: name,
+                lifetime: lifetime,
+                recipe: recipe,
+                dependencies: dependencies,
+                fileID: fileID,
+                line: line
+            )
+        )
     }
 
     /// Registers a closure factory.

@@ -71,7 +71,7 @@ final class Entry: Sendable {
         self.init(
             registration: registration,
             index: index,
-            dependencies: graph.dependencies[index],
+            dependencies: graph.dependencies(of: index),
             links: graph.links[index],
             slot: registration.lifetime.store == .none || registration.lifetime.store == .call ? -1 : index,
             asyncCause: graph.asyncCause(index)

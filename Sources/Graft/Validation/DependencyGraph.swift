@@ -24,14 +24,14 @@ struct DependencyGraph: Sendable {
     /// Stored as 32-bit indexes, `-1` for none: 4 bytes per registration instead of 16.
     private var asyncCauses: [Int32] = []
 
+    /// Whether any registration's factory is async.
+    var hasAsyncFactory: Bool { asyncCauses.contains { $0 >= 0 } }
+
     /// The registration whose async factory makes `node` need `await`, or `nil`.
     func asyncCause(_ node: Int) -> Int? {
         let cause = asyncCauses[node]
         return cause < 0 ? nil : Int(cause)
     }
-
-    /// Per registration, its dependencies as linking classified them (see ``Dependency/linked(_:isRegistered:)``).
-    let dependencies: [[Dependency]]
 
     /// The registrations it was linked from.
     let registrations: [Registration]
@@ -45,32 +45,30 @@ struct DependencyGraph: Sendable {
         self.index = serviceIndex
         var links: [[Int]] = []
         var edges: [[Edge]] = []
-        var dependencies: [[Dependency]] = []
         var missing: [(Int, ServiceKey)] = []
         links.reserveCapacity(registrations.count)
         edges.reserveCapacity(registrations.count)
-        dependencies.reserveCapacity(registrations.count)
         for index in registrations.indices {
             // Only the dependencies are read: copying a whole registration costs a retain per field.
             let declaredDependencies = registrations[index].dependencies
             guard !declaredDependencies.isEmpty else {
                 links.append([])
                 edges.append([])
-                dependencies.append([])
                 continue
             }
             var entryLinks: [Int] = []
             var entryEdges: [Edge] = []
-            var entryDependencies: [Dependency] = []
             entryLinks.reserveCapacity(declaredDependencies.count)
             entryEdges.reserveCapacity(declaredDependencies.count)
-            entryDependencies.reserveCapacity(declaredDependencies.count)
             for declared in declaredDependencies {
-                let declaredTarget = serviceIndex.winner(for: declared.key)
-                let dependency = Dependency.linked(declared, isRegistered: declaredTarget != nil)
-                entryDependencies.append(dependency)
-                let target = dependency.key == declared.key ? declaredTarget : serviceIndex.winner(for: dependency.key)
-                if let target {
+                if let target = serviceIndex.winner(for: declared.key) {
+                    // A registered key is a plain dependency: nothing to classify.
+                    entryLinks.append(target)
+                    entryEdges.append(Edge(target: target, isImmediate: true))
+                    continue
+                }
+                let dependency = Dependency.linked(declared, isRegistered: false)
+                if let target = serviceIndex.winner(for: dependency.key) {
                     entryLinks.append(target)
                     entryEdges.append(Edge(target: target, isImmediate: dependency.isImmediate))
                 } else {
@@ -82,16 +80,22 @@ struct DependencyGraph: Sendable {
             }
             links.append(entryLinks)
             edges.append(entryEdges)
-            dependencies.append(entryDependencies)
         }
         self.links = links
         self.edges = edges
-        self.dependencies = dependencies
         self.missing = missing
         self.asyncCauses = computeAsyncCauses()
     }
 
     var count: Int { registrations.count }
+
+    /// The dependencies of `node` as linking classifies them: for the runtime, which asks once
+    /// per entry, when the entry is first used.
+    func dependencies(of node: Int) -> [Dependency] {
+        registrations[node].dependencies.map { declared in
+            Dependency.linked(declared, isRegistered: index.winner(for: declared.key) != nil)
+        }
+    }
 
     // What the checks and pictures read of each node, straight from its registration.
 

@@ -15,7 +15,7 @@ struct GraphValidator {
         problems += unmetRequirements()
         problems += cycles()
         problems += captiveDependencies()
-        if !buildIsAsync {
+        if !buildIsAsync && graph.hasAsyncFactory {
             problems += eagerSingletonsNeedingAwait()
         }
         return problems
@@ -64,29 +64,36 @@ struct GraphValidator {
             stack.append((root, 0))
             state[root] = 1
             positionOnStack[root] = 0
-            while let (node, nextEdge) = stack.last {
+            while let (node, firstEdge) = stack.last {
+                // The node's edges are read once per visit, and walked until one leads to a new
+                // node: a linear walk that touches each edge once.
                 let edges = graph.edges[node]
-                guard nextEdge < edges.count else {
+                var nextEdge = firstEdge
+                var descended = false
+                while nextEdge < edges.count, !descended {
+                    let edge = edges[nextEdge]
+                    nextEdge += 1
+                    guard edge.isImmediate else { continue }
+                    switch state[edge.target] {
+                    case 0:
+                        stack[stack.count - 1].nextEdge = nextEdge
+                        state[edge.target] = 1
+                        positionOnStack[edge.target] = stack.count
+                        stack.append((edge.target, 0))
+                        descended = true
+                    case 1:
+                        let members = stack[positionOnStack[edge.target]...].map(\.node)
+                        if reported.insert(canonical(members)).inserted {
+                            problems.append(cycleProblem(members))
+                        }
+                    default:
+                        break
+                    }
+                }
+                if !descended {
                     stack.removeLast()
                     state[node] = 2
                     positionOnStack[node] = -1
-                    continue
-                }
-                stack[stack.count - 1].nextEdge += 1
-                let edge = edges[nextEdge]
-                guard edge.isImmediate else { continue }
-                switch state[edge.target] {
-                case 0:
-                    state[edge.target] = 1
-                    positionOnStack[edge.target] = stack.count
-                    stack.append((edge.target, 0))
-                case 1:
-                    let members = stack[positionOnStack[edge.target]...].map(\.node)
-                    if reported.insert(canonical(members)).inserted {
-                        problems.append(cycleProblem(members))
-                    }
-                default:
-                    break
                 }
             }
         }
