@@ -36,7 +36,7 @@ public final class Lazy<Value: Sendable>: Sendable {
                 return box.unboxed()
             case .claimed(let chain):
                 do {
-                    let value = try CreationChain.$current.withValue(chain) { () throws -> Value in
+                    let value = try CreationChain.onThread.with(chain) { () throws -> Value in
                         try link.resolve(Value.self)
                     }
                     cached.withLock { $0 = value }
@@ -65,7 +65,7 @@ public final class Lazy<Value: Sendable>: Sendable {
                 return box.unboxed()
             case .claimed(let chain):
                 do {
-                    let value = try await CreationChain.$current.withValue(chain) { () async throws -> Value in
+                    let value = try await CreationChain.$inTask.withValue(chain) { () async throws -> Value in
                         try await link.resolveAsync(Value.self)
                     }
                     cached.withLock { $0 = value }

@@ -193,9 +193,9 @@ extension ContainerCore {
             let owner = owner(ofShared: entry, scope)
             let creation = Task { () async throws -> Service in
                 var state = inner
-                return try await CreationChain.$current.withValue(chain) { () async throws -> Service in
+                return try await CreationChain.$inTask.withValue(chain) { () async throws -> Service in
                     try await self.createAsync(entry, &state, owner: owner) { [coordinator] in
-                        coordinator.setProvisional(InstanceBox($0), for: chain)
+                        if entry.hasActivations { coordinator.setProvisional(InstanceBox($0), for: chain) }
                     }
                 }
             }

@@ -308,9 +308,10 @@ final class ContainerCore: Sendable {
         let scope = state.scope
         let owner = owner(ofShared: entry, scope)
         return try completeShared(entry, scope, chain) { () throws -> Service in
-            try CreationChain.$current.withValue(chain) { () throws(GraftError) -> Service in
+            try CreationChain.onThread.with(chain) { () throws(GraftError) -> Service in
                 try create(entry, &inner, owner: owner) {
-                    self.coordinator.setProvisional(InstanceBox($0), for: chain)
+                    // Only activation hooks, which run after this, can see a provisional instance.
+                    if entry.hasActivations { self.coordinator.setProvisional(InstanceBox($0), for: chain) }
                 }
             }
         }

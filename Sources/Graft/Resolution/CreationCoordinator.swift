@@ -19,8 +19,10 @@ final class CreationCoordinator: Sendable {
 
     private struct State {
         var nextID = 0
-        var inProgress: [SlotID: Int] = [:]
-        var records: [Int: Record] = [:]
+        // Few creations are under way at any moment, so these are small arrays searched in
+        // order: no hashing, and no allocation once they have grown to their working size.
+        var inProgress = SmallMap<SlotID, Int>()
+        var records = SmallMap<Int, Record>()
         /// For every creation whose work is blocked, the creation it waits for.
         var waitingFor: [Int: Int] = [:]
     }
@@ -157,21 +159,25 @@ final class CreationCoordinator: Sendable {
 
     /// Ends the creation `chain` heads, handing its outcome to every waiter.
     func finish(_ chain: CreationChain, _ outcome: Result<any InstanceBoxing, GraftError>) {
-        let continuations = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            guard var record = state.records[chain.id] else { return [] }
+        let (continuations, hadWaiters) = state.withLock {
+            state -> ([CheckedContinuation<Void, Never>], Bool) in
+            guard var record = state.records[chain.id] else { return ([], false) }
             state.inProgress[record.slot] = nil
             let continuations = record.continuations
             record.continuations = []
             record.outcome = outcome
             record.provisional = nil
-            if record.waiters > 0 {
+            let hadWaiters = record.waiters > 0
+            if hadWaiters {
                 state.records[chain.id] = record
             } else {
                 state.records[chain.id] = nil
             }
-            return continuations
+            return (continuations, hadWaiters)
         }
-        state.broadcast()
+        // A waiter counts itself under the lock before it sleeps, so with none counted, nobody
+        // sleeps on this creation.
+        if hadWaiters { state.broadcast() }
         for continuation in continuations {
             continuation.resume()
         }
@@ -207,7 +213,14 @@ struct SlotID: Hashable, Sendable {
 /// Kept in a task-local so that a factory that resolves through the container directly (not only
 /// through the resolver it was given) is still recognised as part of the creation it runs in.
 final class CreationChain: Sendable {
-    @TaskLocal static var current: CreationChain?
+    /// The creation under way on this thread (synchronous), or else in this task (asynchronous).
+    static var current: CreationChain? { onThread.value ?? inTask }
+
+    /// Set around synchronous creations: no allocation, unlike a task-local value outside a task.
+    static let onThread = ThreadSlot<CreationChain>()
+
+    /// Set around asynchronous creations, which may resume on another thread.
+    @TaskLocal static var inTask: CreationChain?
 
     let id: Int
     let key: ServiceKey
@@ -238,5 +251,35 @@ final class CreationChain: Sendable {
             link = current.parent
         }
         return keys.reversed()
+    }
+}
+
+/// A map for a handful of entries: two arrays searched in order. Setting `nil` removes.
+struct SmallMap<Key: Equatable & Sendable, Value: Sendable>: Sendable {
+    private var keys: [Key] = []
+    private var values: [Value] = []
+
+    subscript(key: Key) -> Value? {
+        get {
+            guard let index = keys.firstIndex(of: key) else { return nil }
+            return values[index]
+        }
+        set {
+            let index = keys.firstIndex(of: key)
+            switch (index, newValue) {
+            case (let index?, let value?):
+                values[index] = value
+            case (let index?, nil):
+                keys.swapAt(index, keys.count - 1)
+                values.swapAt(index, values.count - 1)
+                keys.removeLast()
+                values.removeLast()
+            case (nil, let value?):
+                keys.append(key)
+                values.append(value)
+            case (nil, nil):
+                break
+            }
+        }
     }
 }

@@ -35,7 +35,7 @@ enum StackExtension {
         var outcome: Swift.Result<Result, GraftError>?
         withoutActuallyEscaping(body) { body in
             let work = Work {
-                outcome = CreationChain.$current.withValue(chain) {
+                outcome = CreationChain.onThread.with(chain) {
                     do throws(GraftError) { return .success(try body()) } catch { return .failure(error) }
                 }
             }
