@@ -33,14 +33,14 @@ public final class Lazy<Value: Sendable>: Sendable {
             let coordinator = try link.coordinator()
             switch try coordinator.acquire(slot, key: link.key, existing: existing) {
             case .ready(let box):
-                return box.unboxed()
+                return box.value()
             case .claimed(let chain):
                 do {
                     let value = try CreationChain.onThread.with(chain) { () throws -> Value in
                         try link.resolve(Value.self)
                     }
                     cached.withLock { $0 = value }
-                    coordinator.finish(chain, .success(InstanceBox(value)))
+                    coordinator.finish(chain, .success(InstanceCell.make(value)))
                     return value
                 } catch {
                     let failure = GraftError.wrapping(error)
@@ -62,14 +62,14 @@ public final class Lazy<Value: Sendable>: Sendable {
             let coordinator = try link.coordinator()
             switch try await coordinator.acquireAsync(slot, key: link.key, existing: existing) {
             case .ready(let box):
-                return box.unboxed()
+                return box.value()
             case .claimed(let chain):
                 do {
                     let value = try await CreationChain.$inTask.withValue(chain) { () async throws -> Value in
                         try await link.resolveAsync(Value.self)
                     }
                     cached.withLock { $0 = value }
-                    coordinator.finish(chain, .success(InstanceBox(value)))
+                    coordinator.finish(chain, .success(InstanceCell.make(value)))
                     return value
                 } catch {
                     let failure = GraftError.wrapping(error)
@@ -85,8 +85,8 @@ public final class Lazy<Value: Sendable>: Sendable {
 
     private var slot: SlotID { SlotID(store: ObjectIdentifier(self), index: 0) }
 
-    private func existing() -> (any InstanceBoxing)? {
-        cached.withLock { $0 }.map(InstanceBox.init)
+    private func existing() -> InstanceCell? {
+        cached.withLock { $0 }.map(InstanceCell.make)
     }
 }
 

@@ -71,26 +71,3 @@ enum FactoryKind: Sendable {
     /// Whether the factory receives a resolver (and so may resolve what `build()` cannot see).
     var takesResolver: Bool { self == .closure || self == .asyncClosure }
 }
-
-/// A created instance, boxed so that it can be published, cached and handed around untyped.
-@usableFromInline
-final class InstanceBox<Service: Sendable>: InstanceBoxing {
-    @usableFromInline let value: Service
-
-    @usableFromInline
-    init(_ value: Service) {
-        self.value = value
-    }
-}
-
-/// An ``InstanceBox`` of any type.
-@usableFromInline
-protocol InstanceBoxing: AnyObject, Sendable {}
-
-extension InstanceBoxing {
-    /// The boxed value as `Service`; the caller knows the box holds one (its entry's type).
-    @inlinable
-    func unboxed<Service: Sendable>(as type: Service.Type = Service.self) -> Service {
-        unsafeDowncast(self as AnyObject, to: InstanceBox<Service>.self).value
-    }
-}

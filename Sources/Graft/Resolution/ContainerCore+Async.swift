@@ -75,7 +75,7 @@ extension ContainerCore {
     ) async throws(GraftError) -> Service {
         switch try placement(of: entry, &state, as: Service.self) {
         case .existing(let box):
-            return box.unboxed()
+            return box.value()
         case .new(let owner, let call):
             return try await createAsync(entry, &state, owner: owner) { publish($0, entry, to: call) }
         case .shared:
@@ -183,7 +183,7 @@ extension ContainerCore {
         }
         switch acquisition {
         case .ready(let box):
-            return box.unboxed()
+            return box.value()
         case .claimed(let chain) where entry.asyncCause == nil:
             // A synchronous factory runs right here: it needs no other thread to finish, so
             // threads blocked waiting for it can never starve it.
@@ -195,7 +195,7 @@ extension ContainerCore {
                 var state = inner
                 return try await CreationChain.$inTask.withValue(chain) { () async throws -> Service in
                     try await self.createAsync(entry, &state, owner: owner) { [coordinator] in
-                        if entry.hasActivations { coordinator.setProvisional(InstanceBox($0), for: chain) }
+                        if entry.hasActivations { coordinator.setProvisional(InstanceCell.make($0), for: chain) }
                     }
                 }
             }

@@ -34,7 +34,9 @@ final class ContainerCore: Sendable {
             // index, and the slot keeps its box for the container's whole life, so the box is
             // borrowed and only the instance handed out is retained.
             if !scope.isClosed, let address = singletons.address(index) {
-                return Unmanaged<InstanceBox<Service>>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.value }
+                return Unmanaged<InstanceStorage>.fromOpaque(address)._withUnsafeGuaranteedRef {
+                    $0.value(as: Service.self)
+                }
             }
             return try resolveEntry(index, from: scope)
         }
@@ -69,7 +71,9 @@ final class ContainerCore: Sendable {
             // index, and the slot keeps its box for the container's whole life, so the box is
             // borrowed and only the instance handed out is retained.
             if !state.scope.isClosed, let address = singletons.address(index) {
-                return Unmanaged<InstanceBox<Service>>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.value }
+                return Unmanaged<InstanceStorage>.fromOpaque(address)._withUnsafeGuaranteedRef {
+                    $0.value(as: Service.self)
+                }
             }
             return try resolveEntry(index, &state)
         }
@@ -120,7 +124,9 @@ final class ContainerCore: Sendable {
         // The slot keeps its box for the container's whole life, so the box is borrowed, not
         // retained; only the instance handed to the caller is.
         if entry.isRootOwned, let address = singletons.address(entry.slot) {
-            return Unmanaged<InstanceBox<Service>>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.value }
+            return Unmanaged<InstanceStorage>.fromOpaque(address)._withUnsafeGuaranteedRef {
+                $0.value(as: Service.self)
+            }
         }
         return try makeNew(entry, &state)
     }
@@ -161,7 +167,7 @@ final class ContainerCore: Sendable {
     ) throws(GraftError) -> Service {
         switch try placement(of: entry, &state, as: Service.self) {
         case .existing(let box):
-            return box.unboxed()
+            return box.value()
         case .new(let owner, let call):
             try requireNoAwait(entry)
             return try create(entry, &state, owner: owner) { publish($0, entry, to: call) }
@@ -292,7 +298,7 @@ final class ContainerCore: Sendable {
         }
         switch acquisition {
         case .ready(let box):
-            return box.unboxed()
+            return box.value()
         case .claimed(let chain):
             return try createClaimed(entry, chain, state)
         }
@@ -311,7 +317,7 @@ final class ContainerCore: Sendable {
             try CreationChain.onThread.with(chain) { () throws(GraftError) -> Service in
                 try create(entry, &inner, owner: owner) {
                     // Only activation hooks, which run after this, can see a provisional instance.
-                    if entry.hasActivations { self.coordinator.setProvisional(InstanceBox($0), for: chain) }
+                    if entry.hasActivations { self.coordinator.setProvisional(InstanceCell.make($0), for: chain) }
                 }
             }
         }
@@ -327,7 +333,7 @@ final class ContainerCore: Sendable {
         do {
             let published = try publishShared(try creation(), entry, scope)
             coordinator.finish(chain, .success(published))
-            return published.unboxed()
+            return published.value()
         } catch {
             let failure = GraftError.wrapping(error)
             coordinator.finish(chain, .failure(failure))

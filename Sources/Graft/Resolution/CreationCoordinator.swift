@@ -11,8 +11,8 @@ final class CreationCoordinator: Sendable {
     private struct Record {
         let slot: SlotID
         let key: ServiceKey
-        var provisional: (any InstanceBoxing)?
-        var outcome: Result<any InstanceBoxing, GraftError>?
+        var provisional: InstanceCell?
+        var outcome: Result<InstanceCell, GraftError>?
         var waiters = 0
         var continuations: [CheckedContinuation<Void, Never>] = []
     }
@@ -30,7 +30,7 @@ final class CreationCoordinator: Sendable {
     /// What `acquire` found.
     enum Acquisition {
         /// The instance exists (or a provisional one is visible to this caller).
-        case ready(any InstanceBoxing)
+        case ready(InstanceCell)
         /// The caller must create the instance, then call `finish`.
         case claimed(CreationChain)
     }
@@ -48,7 +48,7 @@ final class CreationCoordinator: Sendable {
     func acquire(
         _ slot: SlotID,
         key: ServiceKey,
-        existing: () -> (any InstanceBoxing)?
+        existing: () -> InstanceCell?
     ) throws(GraftError) -> Acquisition {
         let chain = CreationChain.current
         while true {
@@ -69,7 +69,7 @@ final class CreationCoordinator: Sendable {
     func acquireAsync(
         _ slot: SlotID,
         key: ServiceKey,
-        existing: () -> (any InstanceBoxing)?
+        existing: () -> InstanceCell?
     ) async throws(GraftError) -> Acquisition {
         let chain = CreationChain.current
         while true {
@@ -100,7 +100,7 @@ final class CreationCoordinator: Sendable {
         _ slot: SlotID,
         key: ServiceKey,
         chain: CreationChain?,
-        existing: () -> (any InstanceBoxing)?
+        existing: () -> InstanceCell?
     ) -> Step {
         state.withLock { state -> Step in
             if let value = existing() {
@@ -135,7 +135,7 @@ final class CreationCoordinator: Sendable {
     /// Takes a waiter's share of an outcome and forgets the record once every waiter has it.
     private func consume(
         _ id: Int,
-        outcome: Result<any InstanceBoxing, GraftError>,
+        outcome: Result<InstanceCell, GraftError>,
         chain: CreationChain?
     ) throws(GraftError) {
         state.withLock { state in
@@ -153,12 +153,12 @@ final class CreationCoordinator: Sendable {
     }
 
     /// Makes `value` visible to resolves on behalf of the creation `chain` heads, before it is finished.
-    func setProvisional(_ value: any InstanceBoxing, for chain: CreationChain) {
+    func setProvisional(_ value: InstanceCell, for chain: CreationChain) {
         state.withLock { $0.records[chain.id]?.provisional = value }
     }
 
     /// Ends the creation `chain` heads, handing its outcome to every waiter.
-    func finish(_ chain: CreationChain, _ outcome: Result<any InstanceBoxing, GraftError>) {
+    func finish(_ chain: CreationChain, _ outcome: Result<InstanceCell, GraftError>) {
         let (continuations, hadWaiters) = state.withLock {
             state -> ([CheckedContinuation<Void, Never>], Bool) in
             guard var record = state.records[chain.id] else { return ([], false) }
@@ -214,10 +214,14 @@ struct SlotID: Hashable, Sendable {
 /// through the resolver it was given) is still recognised as part of the creation it runs in.
 final class CreationChain: Sendable {
     /// The creation under way on this thread (synchronous), or else in this task (asynchronous).
-    static var current: CreationChain? { onThread.value ?? inTask }
+    static var current: CreationChain? {
+        // Only `CreationChain`s are ever put in `onThread`.
+        if let chain = onThread.value { return unsafeDowncast(chain, to: CreationChain.self) }
+        return inTask
+    }
 
     /// Set around synchronous creations: no allocation, unlike a task-local value outside a task.
-    static let onThread = ThreadSlot<CreationChain>()
+    static let onThread = ThreadSlot()
 
     /// Set around asynchronous creations, which may resume on another thread.
     @TaskLocal static var inTask: CreationChain?

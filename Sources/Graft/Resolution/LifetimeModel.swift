@@ -41,7 +41,7 @@ extension Lifetime {
 /// What a resolve must do for one entry, as its lifetime decides.
 enum Placement {
     /// The instance exists: hand it out.
-    case existing(any InstanceBoxing)
+    case existing(InstanceCell)
     /// Create a new instance for `owner`, publishing it to `call` when the lifetime shares it per call.
     case new(owner: ScopeCore?, call: CallState?)
     /// Create the one shared instance, exactly once however many resolves race for it.
@@ -73,7 +73,7 @@ extension ContainerCore {
 
     /// Makes a new per-call instance visible to the rest of its call.
     func publish<Service: Sendable>(_ value: Service, _ entry: Entry, to call: CallState?) {
-        call?.storeGraphInstance(InstanceBox(value), index: entry.index)
+        call?.storeGraphInstance(InstanceCell.make(value), index: entry.index)
     }
 
     /// The slot a shared instance of `entry` is created in, for the creation coordinator.
@@ -103,12 +103,20 @@ extension ContainerCore {
         _ entry: Entry,
         _ scope: ScopeCore,
         as type: Service.Type
-    ) -> (any InstanceBoxing)? {
+    ) -> InstanceCell? {
         switch entry.lifetime.store {
         case .scopeSlot: scope.scopedInstance(entry.slot)
-        case .weakTable: weakInstance(entry.slot, as: Service.self).map(InstanceBox.init)
+        case .weakTable: weakCell(entry.slot, as: Service.self)
         case .none, .call, .rootSlot: singletons.box(entry.slot)
         }
+    }
+
+    /// The live `.weak` instance in `slot`, boxed. A function of its own: code that is not
+    /// specialized looks up the run-time type of `Service?` wherever one may occur.
+    @inline(never)
+    func weakCell<Service: Sendable>(_ slot: Int, as type: Service.Type) -> InstanceCell? {
+        guard let value = weakInstance(slot, as: Service.self) else { return nil }
+        return InstanceCell.make(value)
     }
 
     /// Publishes a new shared instance; returns the published box.
@@ -116,8 +124,8 @@ extension ContainerCore {
         _ value: Service,
         _ entry: Entry,
         _ scope: ScopeCore
-    ) throws(GraftError) -> any InstanceBoxing {
-        let box = InstanceBox(value)
+    ) throws(GraftError) -> InstanceCell {
+        let box = InstanceCell.make(value)
         switch entry.lifetime.store {
         case .scopeSlot:
             scope.storeScopedInstance(box, slot: entry.slot)

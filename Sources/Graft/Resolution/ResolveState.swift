@@ -53,15 +53,15 @@ struct ResolveState: Sendable {
 /// State of one top-level resolve call: its `.graph` instances.
 @usableFromInline
 final class CallState: Sendable {
-    private let graphInstances = Locked([Int: any InstanceBoxing]())
+    private let graphInstances = Locked([Int: InstanceCell]())
 
     @usableFromInline
-    func graphInstance(_ index: Int) -> (any InstanceBoxing)? {
+    func graphInstance(_ index: Int) -> InstanceCell? {
         graphInstances.withLock { $0[index] }
     }
 
     @usableFromInline
-    func storeGraphInstance(_ box: any InstanceBoxing, index: Int) {
+    func storeGraphInstance(_ box: InstanceCell, index: Int) {
         graphInstances.withLock { $0[index] = box }
     }
 }

@@ -4,7 +4,7 @@ import Synchronization
 @usableFromInline
 final class ScopeCore: Sendable {
     private struct State {
-        var scoped: [Int: any InstanceBoxing] = [:]
+        var scoped: [Int: InstanceCell] = [:]
         var disposables: [DisposalRecord] = []
         var children: [ObjectIdentifier: ScopeCore] = [:]
     }
@@ -38,11 +38,11 @@ final class ScopeCore: Sendable {
     }
 
     @usableFromInline
-    func scopedInstance(_ slot: Int) -> (any InstanceBoxing)? {
+    func scopedInstance(_ slot: Int) -> InstanceCell? {
         state.withLock { $0.scoped[slot] }
     }
 
-    func storeScopedInstance(_ box: any InstanceBoxing, slot: Int) {
+    func storeScopedInstance(_ box: InstanceCell, slot: Int) {
         state.withLock { $0.scoped[slot] = box }
     }
 

@@ -2,7 +2,7 @@ import Synchronization
 
 /// The root container's shared instances, one write-once slot each, read with one atomic load.
 ///
-/// Each slot holds the address of a retained ``InstanceBox`` (or zero). Publishing is a single
+/// Each slot holds the address of a retained ``InstanceCell`` (or zero). Publishing is a single
 /// compare-and-exchange from zero with release ordering; reading is an acquire load, so a reader
 /// that sees the address also sees the fully built instance. Slots are never cleared while the
 /// container lives; `deinit` releases the boxes.
@@ -26,7 +26,7 @@ final class SingletonSlots: @unchecked Sendable {
         for index in 0..<count {
             let address = storage[index].load(ordering: .acquiring)
             if let pointer = UnsafeRawPointer(bitPattern: address) {
-                Unmanaged<AnyObject>.fromOpaque(pointer).release()
+                Unmanaged<InstanceStorage>.fromOpaque(pointer).release()
             }
         }
         storage.deinitialize(count: max(count, 1))
@@ -36,10 +36,10 @@ final class SingletonSlots: @unchecked Sendable {
     /// The box in `slot`, if the instance exists.
     @inline(__always)
     @usableFromInline
-    func box(_ slot: Int) -> (any InstanceBoxing)? {
+    func box(_ slot: Int) -> InstanceCell? {
         let address = storage[slot].load(ordering: .acquiring)
         guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
-        return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? any InstanceBoxing
+        return InstanceCell(storage: Unmanaged<InstanceStorage>.fromOpaque(pointer).takeUnretainedValue())
     }
 
     /// The address of the box in `slot`, or `nil` while the slot is empty.
@@ -49,13 +49,13 @@ final class SingletonSlots: @unchecked Sendable {
     }
 
     /// Publishes `box` in `slot` unless another instance got there first; returns the winner.
-    func publish(_ candidate: any InstanceBoxing, in slot: Int) -> any InstanceBoxing {
-        let pointer = Unmanaged<AnyObject>.passRetained(candidate as AnyObject).toOpaque()
+    func publish(_ candidate: InstanceCell, in slot: Int) -> InstanceCell {
+        let pointer = Unmanaged.passRetained(candidate.storage).toOpaque()
         let address = UInt(bitPattern: pointer)
         let exchanged = storage[slot]
             .compareExchange(expected: 0, desired: address, ordering: .acquiringAndReleasing).exchanged
         if exchanged { return candidate }
-        Unmanaged<AnyObject>.fromOpaque(pointer).release()
+        Unmanaged<InstanceStorage>.fromOpaque(pointer).release()
         return box(slot) ?? candidate
     }
 }

@@ -15,7 +15,10 @@ import Android
 /// The slot holds the object unretained. ``with(_:_:)`` is the only way to set it, and keeps the
 /// object alive and the slot set for exactly the duration of its body, restoring the previous
 /// value after, so a reader on the same thread never sees a released object.
-final class ThreadSlot<Object: AnyObject & Sendable>: Sendable {
+///
+/// Not generic: code that is not specialized would look up the run-time type of `Object?` on
+/// every call.
+final class ThreadSlot: Sendable {
     private let key: pthread_key_t
 
     init() {
@@ -26,14 +29,14 @@ final class ThreadSlot<Object: AnyObject & Sendable>: Sendable {
     }
 
     /// The object the innermost `with` on this thread put here, if any.
-    var value: Object? {
+    var value: AnyObject? {
         guard let pointer = pthread_getspecific(key) else { return nil }
-        return Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
+        return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue()
     }
 
     /// Runs `body` with `object` in this thread's slot.
     func with<Result, Failure: Error>(
-        _ object: Object?,
+        _ object: AnyObject?,
         _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
         let previous = pthread_getspecific(key)
