@@ -10,11 +10,11 @@ struct Recipe: Sendable {
     @usableFromInline typealias Build = @Sendable (inout Construction) throws -> Void
     @usableFromInline typealias BuildAsync = @Sendable (inout Construction) async throws -> Void
 
-    /// How the instance is made, as validation and diagrams see it.
-    @usableFromInline let kind: FactoryKind
     /// The one closure that makes the instance: one field for both forms, so a registration
     /// stores one closure's two words, not two.
     @usableFromInline let body: Body
+    /// How the instance is made, as validation and diagrams see it.
+    @usableFromInline let kind: FactoryKind
 
     @usableFromInline
     enum Body: Sendable {

@@ -4,18 +4,22 @@
 /// and freezes the graph into the table a container resolves from.
 @usableFromInline
 struct Registration: Sendable {
+    // Swift lays fields out in the order they are declared, so the small ones sit together:
+    // a registration is one element of the builder's array, and 30,000 of them add up.
     let key: ServiceKey
     /// The registered type, for making an instance when only the registration is at hand.
     let serviceType: any Sendable.Type
-    let lifetime: Lifetime
     /// How the instance is made.
     let recipe: Recipe
+    let lifetime: Lifetime
+    /// The line of ``source``.
+    private let line: Int32
     /// The dependencies known before anything runs, in parameter order.
     let dependencies: [DeclaredDependency]
     /// Hooks run on each new instance, in the order they were added.
     private(set) var activations: [Activation] = []
-    /// Where the registration was made, for messages.
-    let source: SourceLocation
+    /// The file of ``source``.
+    private let fileID: String
 
     @usableFromInline
     init<Service: Sendable>(
@@ -29,13 +33,17 @@ struct Registration: Sendable {
     ) {
         self.key = ServiceKey(type, name: name)
         self.serviceType = type
-        self.lifetime = lifetime
         self.recipe = recipe
+        self.lifetime = lifetime
+        self.line = Int32(clamping: line)
         self.dependencies = dependencies
-        self.source = SourceLocation(fileID: fileID, line: Int32(clamping: line))
+        self.fileID = fileID
     }
 
     var kind: FactoryKind { recipe.kind }
+
+    /// Where the registration was made, for messages.
+    var source: SourceLocation { SourceLocation(fileID: fileID, line: line) }
 
     /// Adds `activation` after the other hooks.
     mutating func add(_ activation: Activation) {

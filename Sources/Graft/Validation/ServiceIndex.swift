@@ -7,7 +7,6 @@
 struct ServiceIndex: Sendable {
     /// Per distinct type, in order of first registration: its unnamed winner and its group.
     struct TypeRecord: Sendable {
-        let id: ObjectIdentifier
         /// The last unnamed registration of the type, or `-1`.
         var unnamedWinner: Int32 = -1
         /// Where the type's registrations start in ``grouped``.
@@ -28,7 +27,7 @@ struct ServiceIndex: Sendable {
         for index in registrations.indices {
             let key = registrations[index].key
             let type = slots.findOrInsert(UInt(bitPattern: key.id), next: Int32(types.count))
-            if type == types.count { types.append(TypeRecord(id: key.id)) }
+            if type == types.count { types.append(TypeRecord()) }
             typeOf[index] = type
             types[Int(type)].count += 1
             if key.name != nil {
