@@ -29,7 +29,15 @@ extension ContainerBuilder {
             let service = try initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        addAutowired(type, name, lifetime, fileID, line, recipe, Self.dependencies(of: repeat (each Parameter).self))
+        add(
+            type,
+            name: name,
+            lifetime: lifetime,
+            recipe: recipe,
+            dependencies: Self.dependencies(of: repeat (each Parameter).self),
+            fileID: fileID,
+            line: line
+        )
     }
 
     /// Registers an `async` initializer or function whose parameters are the service's dependencies.
@@ -57,7 +65,15 @@ extension ContainerBuilder {
             let service = try await initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        addAutowired(type, name, lifetime, fileID, line, recipe, Self.dependencies(of: repeat (each Parameter).self))
+        add(
+            type,
+            name: name,
+            lifetime: lifetime,
+            recipe: recipe,
+            dependencies: Self.dependencies(of: repeat (each Parameter).self),
+            fileID: fileID,
+            line: line
+        )
     }
 
     /// Registers a `@MainActor`-isolated initializer: a view model, a UI controller.
@@ -89,25 +105,12 @@ extension ContainerBuilder {
             let service = try await initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        addAutowired(type, name, lifetime, fileID, line, recipe, Self.dependencies(of: repeat (each Parameter).self))
-    }
-
-    @usableFromInline
-    mutating func addAutowired<Service: Sendable>(
-        _ type: Service.Type,
-        _ name: String?,
-        _ lifetime: Lifetime,
-        _ fileID: String,
-        _ line: Int,
-        _ recipe: Recipe,
-        _ dependencies: [DeclaredDependency]
-    ) {
         add(
             type,
             name: name,
             lifetime: lifetime,
             recipe: recipe,
-            dependencies: dependencies,
+            dependencies: Self.dependencies(of: repeat (each Parameter).self),
             fileID: fileID,
             line: line
         )

@@ -80,7 +80,15 @@ extension ContainerBuilder {
             let service = try initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        addAutowired(type, name, lifetime, fileID, line, recipe, Self.dependencies(of: repeat (each Parameter).self))
+        add(
+            type,
+            name: name,
+            lifetime: lifetime,
+            recipe: recipe,
+            dependencies: Self.dependencies(of: repeat (each Parameter).self),
+            fileID: fileID,
+            line: line
+        )
     }
 
     /// Registers an `async` initializer whose parameters are its dependencies for a service its owner disposes with `try dispose()`.
@@ -104,7 +112,15 @@ extension ContainerBuilder {
             let service = try await initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        addAutowired(type, name, lifetime, fileID, line, recipe, Self.dependencies(of: repeat (each Parameter).self))
+        add(
+            type,
+            name: name,
+            lifetime: lifetime,
+            recipe: recipe,
+            dependencies: Self.dependencies(of: repeat (each Parameter).self),
+            fileID: fileID,
+            line: line
+        )
     }
 
     /// Registers a `@MainActor`-isolated initializer for a service its owner disposes with `try dispose()`.
@@ -128,7 +144,15 @@ extension ContainerBuilder {
             let service = try await initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        addAutowired(type, name, lifetime, fileID, line, recipe, Self.dependencies(of: repeat (each Parameter).self))
+        add(
+            type,
+            name: name,
+            lifetime: lifetime,
+            recipe: recipe,
+            dependencies: Self.dependencies(of: repeat (each Parameter).self),
+            fileID: fileID,
+            line: line
+        )
     }
 
     /// Registers a closure factory for a service its owner disposes with `try await dispose()`.
@@ -202,7 +226,15 @@ extension ContainerBuilder {
             let service = try initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        addAutowired(type, name, lifetime, fileID, line, recipe, Self.dependencies(of: repeat (each Parameter).self))
+        add(
+            type,
+            name: name,
+            lifetime: lifetime,
+            recipe: recipe,
+            dependencies: Self.dependencies(of: repeat (each Parameter).self),
+            fileID: fileID,
+            line: line
+        )
     }
 
     /// Registers an `async` initializer whose parameters are its dependencies for a service its owner disposes with `try await dispose()`.
@@ -226,7 +258,15 @@ extension ContainerBuilder {
             let service = try await initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        addAutowired(type, name, lifetime, fileID, line, recipe, Self.dependencies(of: repeat (each Parameter).self))
+        add(
+            type,
+            name: name,
+            lifetime: lifetime,
+            recipe: recipe,
+            dependencies: Self.dependencies(of: repeat (each Parameter).self),
+            fileID: fileID,
+            line: line
+        )
     }
 
     /// Registers a `@MainActor`-isolated initializer for a service its owner disposes with `try await dispose()`.
@@ -250,7 +290,15 @@ extension ContainerBuilder {
             let service = try await initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        addAutowired(type, name, lifetime, fileID, line, recipe, Self.dependencies(of: repeat (each Parameter).self))
+        add(
+            type,
+            name: name,
+            lifetime: lifetime,
+            recipe: recipe,
+            dependencies: Self.dependencies(of: repeat (each Parameter).self),
+            fileID: fileID,
+            line: line
+        )
     }
 
 }

@@ -10,13 +10,14 @@ final class ContainerCore: Sendable {
     @usableFromInline let table: RegistrationTable
     @usableFromInline let root: ScopeCore
     let coordinator = CreationCoordinator()
-    @usableFromInline let singletons: SingletonSlots
+    /// The root container's shared instances, one write-once cell per registration.
+    @usableFromInline let singletons: LazyCells<InstanceStorage>
     let weakInstances = Locked([Int: WeakInstance]())
 
     init(table: RegistrationTable) {
         self.table = table
         self.root = ScopeCore(isRoot: true, parent: nil)
-        self.singletons = SingletonSlots(count: table.count)
+        self.singletons = LazyCells(count: table.count)
     }
 
     // MARK: Top-level entry points

@@ -10,6 +10,18 @@
 ///     func dispose() throws { try channel.close() }
 /// }
 /// ```
+///
+/// Whether an instance is disposed is decided by the type you register, while registering:
+/// `register(Radio.self, ...)` picks the overload for disposable services, so Graft never
+/// asks at run time what an instance conforms to (on Linux that question scans every
+/// conformance in the program, once per type). When you register a protocol that does not
+/// itself refine `Disposable`, register the concrete type and ``ContainerBuilder/alias(_:name:to:targetName:fileID:line:)``
+/// the protocol to it:
+///
+/// ```swift
+/// builder.register(Radio.self, lifetime: .singleton) { _ in Radio() }
+/// builder.alias(PitRadio.self, to: Radio.self)
+/// ```
 public protocol Disposable: Sendable {
     /// Releases the instance's resources.
     ///

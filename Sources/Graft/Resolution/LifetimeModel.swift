@@ -107,7 +107,8 @@ extension ContainerCore {
         switch entry.lifetime.store {
         case .scopeSlot: scope.scopedInstance(entry.slot)
         case .weakTable: weakCell(entry.slot, as: Service.self)
-        case .none, .call, .rootSlot: singletons.box(entry.slot)
+        case .none, .call, .rootSlot:
+            singletons.load(entry.slot).map { InstanceCell(storage: $0.takeUnretainedValue()) }
         }
     }
 
@@ -142,7 +143,7 @@ extension ContainerCore {
             weakInstances.withLock { $0[entry.slot] = instance }
             return box
         case .none, .call, .rootSlot:
-            return singletons.publish(box, in: entry.slot)
+            return InstanceCell(storage: singletons.publish(box.storage, at: entry.slot).takeUnretainedValue())
         }
     }
 }

@@ -1,11 +1,12 @@
 // The fence: every unsafe thing Graft does is in this folder, behind typed APIs.
 //
-// What is here: the lock (`Lock`, `Locked`), the root container's write-once singleton slots
-// (`SingletonSlots`), the frozen type table (`TypeTable`) and the flat buffer of prepared
-// dependency links (`PlainTargets`), both read through unretained references, the typed hand-over
-// of an instance from a recipe to the engine (`Construction`, `ConstructionOutput`), the weak
-// instance holder (`WeakInstance`) and the hop to a fresh stack for very deep resolutions
-// (`StackExtension`).
+// What is here: the locks (`Locked`, `WaitableLocked`), the write-once cells that hold a
+// container's entries and singletons (`LazyCells`) and are read through unretained references,
+// each entry's buffer of prepared dependency links (`LinkBuffer`), the one box type for shared
+// instances (`InstanceCell`), the typed hand-over of an instance from a recipe to the engine
+// (`Construction`, `ConstructionOutput`), the weak instance holder (`WeakInstance`), the
+// per-thread record of the creation under way (`ThreadSlot`) and the hop to a fresh stack for
+// very deep resolutions (`StackExtension`).
 //
 // The one invariant that makes them sound:
 //

@@ -1,7 +1,8 @@
 import Synchronization
 
 /// One write-once cell per index, each holding an object made on first use and kept for the
-/// cells' whole life; read with one atomic load.
+/// cells' whole life; read with one atomic load. A container's entries live in these, and so
+/// do its singletons (in cells of ``InstanceStorage``).
 ///
 /// Each cell holds the address of a retained object (or zero). Publishing is a
 /// compare-and-exchange from zero with release ordering; reading is an acquire load, so a reader
@@ -9,11 +10,12 @@ import Synchronization
 /// object at once, one wins and the other's is released; callers make objects that are equal
 /// whoever makes them.
 @usableFromInline
-final class LazyCells<Object: AnyObject & Sendable>: @unchecked Sendable {
+final class LazyCells<Object: AnyObject>: @unchecked Sendable {
     // `@unchecked Sendable` is sound: `storage` is allocated in `init` and freed in `deinit`, and
-    // in between every access to its words is atomic; the objects are `Sendable` and, once
-    // published, never change cells, so the unretained references handed out stay valid for
-    // as long as these cells live.
+    // in between every access to its words is atomic; the objects are `Sendable` entries, or
+    // instance storage that is immutable once made (see `InstanceCell`), and once published
+    // they never change cells, so the unretained references handed out stay valid for as long
+    // as these cells live.
     private let storage: UnsafeMutablePointer<Atomic<UInt>>
     @usableFromInline let count: Int
 
@@ -42,6 +44,13 @@ final class LazyCells<Object: AnyObject & Sendable>: @unchecked Sendable {
         let address = storage[index].load(ordering: .acquiring)
         guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
         return Unmanaged.fromOpaque(pointer)
+    }
+
+    /// The address of the object in cell `index`, or `nil` while the cell is empty: for reading
+    /// it borrowed, with no reference count changing hands.
+    @usableFromInline
+    func address(_ index: Int) -> UnsafeRawPointer? {
+        UnsafeRawPointer(bitPattern: storage[index].load(ordering: .acquiring))
     }
 
     /// Publishes `object` in cell `index` unless another got there first; returns the winner.
