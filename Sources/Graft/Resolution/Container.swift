@@ -27,7 +27,7 @@ public final class Container: Resolver {
 
     @inlinable
     func _resolve<Service: Sendable>(_ type: Service.Type, name: String?) throws(GraftError) -> Service {
-        try core.resolve(type, name: name, from: core.root)
+        try core.resolve(type, name: name, from: core.unretainedRoot)
     }
 
     public func resolve<Service: Sendable>(_ type: Service.Type, name: String?) async throws(GraftError) -> Service {

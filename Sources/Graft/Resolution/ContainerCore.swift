@@ -9,6 +9,10 @@
 final class ContainerCore: Sendable {
     @usableFromInline let table: RegistrationTable
     @usableFromInline let root: ScopeCore
+    /// `root`, unretained: what a `Container`'s resolves start from. Passing the root itself
+    /// would retain and release it on every resolve, a write to one cache line that every
+    /// thread resolving from the container shares; `root` keeps it alive as long as this core.
+    @usableFromInline let unretainedRoot: Unmanaged<ScopeCore>
     let coordinator = CreationCoordinator()
     /// The root container's shared instances, one write-once cell per registration.
     @usableFromInline let singletons: LazyCells<InstanceStorage>
@@ -17,6 +21,7 @@ final class ContainerCore: Sendable {
     init(table: RegistrationTable) {
         self.table = table
         self.root = ScopeCore(isRoot: true, parent: nil)
+        self.unretainedRoot = Unmanaged.passUnretained(root)
         self.singletons = LazyCells(count: table.count)
     }
 
@@ -28,20 +33,22 @@ final class ContainerCore: Sendable {
     func resolve<Service: Sendable>(
         _ type: Service.Type,
         name: String?,
-        from scope: ScopeCore
+        from unretainedScope: Unmanaged<ScopeCore>
     ) throws(GraftError) -> Service {
         if name == nil, let index = table.unnamedIndex(for: ObjectIdentifier(type)) {
+            // Borrowed: the caller keeps the scope alive, and its count stays untouched.
+            let isClosed = unretainedScope._withUnsafeGuaranteedRef { $0.isClosed }
             // An existing singleton is found from the type alone: its slot is its registration's
             // index, and the slot keeps its box for the container's whole life, so the box is
             // borrowed and only the instance handed out is retained.
-            if !scope.isClosed, let address = singletons.address(index) {
+            if !isClosed, let address = singletons.address(index) {
                 return Unmanaged<InstanceStorage>.fromOpaque(address)._withUnsafeGuaranteedRef {
                     $0.value(as: Service.self)
                 }
             }
-            return try resolveEntry(index, from: scope)
+            return try resolveEntry(index, from: unretainedScope.takeUnretainedValue())
         }
-        var state = ResolveState(scope: scope)
+        var state = ResolveState(scope: unretainedScope.takeUnretainedValue())
         return try resolve(type, name: name, &state)
     }
 

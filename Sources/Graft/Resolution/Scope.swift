@@ -23,7 +23,7 @@ public final class Scope: Resolver {
 
     @inlinable
     public func resolve<Service: Sendable>(_ type: Service.Type, name: String?) throws(GraftError) -> Service {
-        try container.resolve(type, name: name, from: core)
+        try container.resolve(type, name: name, from: Unmanaged.passUnretained(core))
     }
 
     public func resolve<Service: Sendable>(_ type: Service.Type, name: String?) async throws(GraftError) -> Service {
