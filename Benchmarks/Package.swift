@@ -59,6 +59,7 @@ let package = Package(
             name: "GraftInstructions",
             dependencies: [
                 "BenchmarkFixtures",
+                "RandomGraph",
                 .product(name: "Graft", package: "Graft"),
                 .product(name: "Swinject", package: "Swinject"),
             ],

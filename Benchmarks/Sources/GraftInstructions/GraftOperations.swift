@@ -1,5 +1,6 @@
 import BenchmarkFixtures
 import Graft
+import RandomGraph
 
 /// The scenarios with Graft, from the containers the ordo-one benchmarks build.
 enum GraftOperations {
@@ -27,6 +28,12 @@ enum GraftOperations {
                 blackHole(try scope.resolve(RequestContext.self))
                 blackHole(try scope.resolve(RequestHandler.self))
                 try scope.close()
+            }
+        case .randomGraphCreate:
+            for _ in 0..<iterations {
+                var builder = ContainerBuilder()
+                RandomGraph.register(in: &builder)
+                blackHole(try builder.build())
             }
         }
     }

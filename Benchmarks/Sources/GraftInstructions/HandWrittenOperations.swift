@@ -1,4 +1,5 @@
 import BenchmarkFixtures
+import RandomGraph
 
 /// The scenarios written by hand, from the same composition as the ordo-one benchmarks.
 enum HandWrittenOperations {
@@ -19,6 +20,8 @@ enum HandWrittenOperations {
                 blackHole(scope.requestContext())
                 blackHole(scope.makeHandler())
             }
+        case .randomGraphCreate:
+            for _ in 0..<iterations { blackHole(HandWrittenRandomGraph()) }
         }
     }
 }

@@ -1,4 +1,5 @@
-/// The resolve scenarios of the ordo-one benchmarks (1–5) that `graft-instructions` repeats.
+/// The scenarios of the ordo-one benchmarks (1–5, and 8's container creation) that
+/// `graft-instructions` repeats.
 enum Scenario: String, CaseIterable {
     /// Resolve a singleton that already exists.
     case singleton
@@ -11,6 +12,10 @@ enum Scenario: String, CaseIterable {
     /// Make a scope, resolve the scoped RequestContext and the transient RequestHandler that
     /// uses it, close the scope.
     case requestScope
+    /// Scenario 8: create the random graph's container (Graft: register and `build()`, which
+    /// validates; Swinject: register; by hand: the object that will build the graph), then let
+    /// it go.
+    case randomGraphCreate
 }
 
 /// The libraries `graft-instructions` compares.

@@ -1,4 +1,5 @@
 import BenchmarkFixtures
+import RandomGraph
 import Swinject
 
 /// The scenarios with Swinject's default, unsynchronized `Container`, as in the ordo-one
@@ -27,6 +28,12 @@ enum SwinjectOperations {
                 let request = SwinjectContainers.makeRequestContainer(parent: container)
                 blackHole(try resolved(RequestContext.self, from: request))
                 blackHole(try resolved(RequestHandler.self, from: request))
+            }
+        case .randomGraphCreate:
+            for _ in 0..<iterations {
+                let container = Container()
+                RandomGraph.register(in: container)
+                blackHole(container)
             }
         }
     }
