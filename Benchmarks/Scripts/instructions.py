@@ -20,6 +20,10 @@ Runs go in parallel (--jobs, default the number of cores): the counts do not dep
 The scenarios (the ordo-one benchmarks 1–5, same containers): singleton, transient, graph
 (A(B, C), B(D), C(D), D, all transient), graphSingletonLeaf (D an existing singleton),
 requestScope (make a scope, resolve the scoped context and a transient handler, close it).
+Not run by default: randomGraphCreate (scenario 8: create the 200-node random graph's container
+and let it go), which needs far fewer iterations:
+  python3 Benchmarks/Scripts/instructions.py --scenarios randomGraphCreate --iterations 10,60 \
+      --malloc-iterations 5,25
 
 Usage, from the repository root:
   python3 Benchmarks/Scripts/instructions.py [--scenarios graph,requestScope]
@@ -38,6 +42,7 @@ sys.dont_write_bytecode = True  # no __pycache__ next to the scripts
 import measuring  # noqa: E402 (after the line above)
 
 SCENARIOS = ["singleton", "transient", "graph", "graphSingletonLeaf", "requestScope"]
+OTHER_SCENARIOS = ["randomGraphCreate"]
 LIBRARIES = ["handwritten", "graft", "swinject"]
 
 
@@ -64,7 +69,7 @@ def main() -> None:
     arguments = parser.parse_args()
     scenarios = arguments.scenarios.split(",")
     libraries = arguments.libraries.split(",")
-    for name, known in (("scenario", SCENARIOS), ("library", LIBRARIES)):
+    for name, known in (("scenario", SCENARIOS + OTHER_SCENARIOS), ("library", LIBRARIES)):
         unknown = set(scenarios if name == "scenario" else libraries) - set(known)
         if unknown:
             sys.exit(f"unknown {name}: {', '.join(sorted(unknown))} (known: {', '.join(known)})")
