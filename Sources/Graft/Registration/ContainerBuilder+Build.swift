@@ -18,7 +18,7 @@ extension ContainerBuilder {
     ///   in ``GraftError/problems``.
     public func build() throws(GraftError) -> Container {
         let container = try makeContainer(buildIsAsync: false)
-        try finishEagerCreation(container, container.core.createEagerSingletons())
+        try finishEagerCreation(container, container.createEagerSingletons())
         return container
     }
 
@@ -29,7 +29,7 @@ extension ContainerBuilder {
     /// - Throws: ``GraftError`` with code ``GraftError/Code/invalidGraph``.
     public func build() async throws(GraftError) -> Container {
         let container = try makeContainer(buildIsAsync: true)
-        try finishEagerCreation(container, await container.core.createEagerSingletons())
+        try finishEagerCreation(container, await container.createEagerSingletons())
         return container
     }
 
@@ -61,14 +61,13 @@ extension ContainerBuilder {
         let graph = link()
         let problems = problems(in: graph, buildIsAsync: buildIsAsync)
         guard problems.isEmpty else { throw Self.invalidGraph(problems) }
-        let table = RegistrationTable(graph: graph, requirements: requirements, problemReporter: unhandledErrorHandler)
-        return Container(core: ContainerCore(table: table))
+        return Container(freezing: graph, requirements: requirements, problemReporter: unhandledErrorHandler)
     }
 
     /// Throws the eager failures, after disposing the eager singletons that were created.
     private func finishEagerCreation(_ container: Container, _ failures: [GraftError]) throws(GraftError) {
         guard !failures.isEmpty else { return }
-        _ = container.core.root.close()
+        container.discardAfterFailedBuild()
         throw Self.invalidGraph(failures)
     }
 

@@ -149,7 +149,8 @@ final class ContainerCore: Sendable {
         defer { state.depth &-= 1 }
         do {
             if state.depth % ResolveState.stackHopInterval == 0 {
-                return try StackExtension.run { () throws(GraftError) -> Service in
+                return try StackExtension.run(carrying: CreationChain.current, in: CreationChain.onThread) {
+                    () throws(GraftError) -> Service in
                     try makeByLifetime(entry, &state)
                 }
             }

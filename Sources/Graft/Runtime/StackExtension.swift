@@ -12,7 +12,7 @@ import Android
 ///
 /// Resolving follows the graph recursively. A chain thousands of services deep would overflow a
 /// thread's stack (512 KiB on Apple platforms' secondary threads), so every
-/// ``ResolveState/stackHopInterval`` levels the resolution moves to a new thread with a large
+/// so many levels (the resolve state's hop interval) the resolution moves to a new thread with a large
 /// stack while the calling thread waits for it. Ordinary graphs, tens of levels deep, never hop.
 @usableFromInline
 enum StackExtension {
@@ -27,15 +27,19 @@ enum StackExtension {
         }
     }
 
-    /// Runs `body` on a new thread with a large stack and waits for it, carrying the creation
-    /// chain (a task-local) across. Falls back to the current thread if no thread can be made.
+    /// Runs `body` on a new thread with a large stack and waits for it, with `carried` in `slot`
+    /// there (the creation under way, which the caller's thread knows). Falls back to the
+    /// current thread if no thread can be made.
     @usableFromInline
-    static func run<Result>(_ body: () throws(GraftError) -> Result) throws(GraftError) -> Result {
-        let chain = CreationChain.current
+    static func run<Result>(
+        carrying carried: AnyObject?,
+        in slot: ThreadSlot,
+        _ body: () throws(GraftError) -> Result
+    ) throws(GraftError) -> Result {
         var outcome: Swift.Result<Result, GraftError>?
         withoutActuallyEscaping(body) { body in
             let work = Work {
-                outcome = CreationChain.onThread.with(chain) {
+                outcome = slot.with(carried) {
                     do throws(GraftError) { return .success(try body()) } catch { return .failure(error) }
                 }
             }

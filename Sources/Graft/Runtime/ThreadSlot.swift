@@ -18,6 +18,7 @@ import Android
 ///
 /// Not generic: code that is not specialized would look up the run-time type of `Object?` on
 /// every call.
+@usableFromInline
 final class ThreadSlot: Sendable {
     private let key: pthread_key_t
 

@@ -41,3 +41,27 @@ extension ContainerCore {
         )
     }
 }
+
+extension Container {
+    /// The container frozen from `graph`, which linking made and validation accepted.
+    convenience init(
+        freezing graph: DependencyGraph,
+        requirements: [ModuleRequirement],
+        problemReporter: @escaping @Sendable (GraftError) -> Void
+    ) {
+        let table = RegistrationTable(graph: graph, requirements: requirements, problemReporter: problemReporter)
+        self.init(core: ContainerCore(table: table))
+    }
+
+    /// Creates every `.eagerSingleton`; returns what failed.
+    func createEagerSingletons() -> [GraftError] { core.createEagerSingletons() }
+
+    /// Creates every `.eagerSingleton`, awaiting those that need it; returns what failed.
+    func createEagerSingletons() async -> [GraftError] { await core.createEagerSingletons() }
+
+    /// Disposes what a build that failed had already made (eager singletons), ignoring failures:
+    /// the build's own error is what the caller reads.
+    func discardAfterFailedBuild() {
+        _ = core.root.close()
+    }
+}
