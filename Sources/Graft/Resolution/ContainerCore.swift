@@ -2,9 +2,10 @@
 /// resolution algorithm.
 ///
 /// Resolving reads the table without a lock and keeps every value typed: each entry's
-/// ``Maker`` returns its service's own type, so following a dependency costs no dynamic cast.
-/// An existing singleton is one atomic acquire load away; shared instances are created through
-/// the ``CreationCoordinator``, which never holds a lock while a factory runs.
+/// ``Recipe`` delivers its service's own type (see ``Construction``), so following a dependency
+/// costs no dynamic cast. An existing singleton is one atomic acquire load away; shared instances
+/// are created through the ``CreationCoordinator``, which never holds a lock while a factory
+/// runs. Which instance a resolve gets is the lifetime model's to say (`LifetimeModel.swift`).
 @usableFromInline
 final class ContainerCore: Sendable {
     @usableFromInline let table: RegistrationTable

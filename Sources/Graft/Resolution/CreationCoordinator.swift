@@ -210,7 +210,8 @@ struct SlotID: Hashable, Sendable {
 
 /// The creations a thread or task is running right now, innermost first.
 ///
-/// Kept in a task-local so that a factory that resolves through the container directly (not only
+/// Kept per thread (synchronous creations) or per task (asynchronous ones), not only passed down
+/// a resolution, so that a factory that resolves through the container directly (not only
 /// through the resolver it was given) is still recognised as part of the creation it runs in.
 final class CreationChain: Sendable {
     /// The creation under way on this thread (synchronous), or else in this task (asynchronous).

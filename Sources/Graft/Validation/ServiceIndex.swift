@@ -2,7 +2,7 @@
 /// linking needs, made in one pass over the registrations.
 ///
 /// Type identities are metadata addresses, already unique, so unnamed keys go into an
-/// open-addressed table probed linearly with a multiplicative hash (see ``TypeTable``): no
+/// open-addressed table probed linearly with a multiplicative hash (``OpenAddressedTable``): no
 /// SipHash, and no dictionary per type. Only named keys, usually few, use a `Dictionary`.
 struct ServiceIndex: Sendable {
     /// Per distinct type, in order of first registration: its unnamed winner and its group.
