@@ -1,0 +1,88 @@
+import Graft
+import Testing
+
+/// What a service does, as callers see it; it does not refine `Disposable`.
+private protocol Channel: Sendable {
+    var label: String { get }
+}
+
+/// A channel that must be closed.
+private final class RadioChannel: Channel, Disposable {
+    let label: String
+    let log: EventLog
+
+    init(_ label: String, log: EventLog) {
+        self.label = label
+        self.log = log
+    }
+
+    func dispose() throws {
+        log.append(label)
+    }
+}
+
+/// A service whose release needs `await`.
+private actor Pool: AsyncDisposable {
+    let log: EventLog
+
+    init(log: EventLog) {
+        self.log = log
+    }
+
+    func dispose() async throws {
+        log.append("pool")
+    }
+}
+
+/// Disposal is decided from the registered type while registering, never by asking an instance
+/// at run time what it conforms to.
+@Suite struct DisposalByRegisteredTypeTests {
+    let log = EventLog()
+
+    @Test func aDisposableRegisteredTypeIsDisposedByEveryFormOfRegistration() throws {
+        var builder = ContainerBuilder()
+        builder.register(RadioChannel.self, name: "closure", lifetime: .scoped) { [log] _ in
+            RadioChannel("closure", log: log)
+        }
+        builder.register(String.self, instance: "autowired")
+        builder.register(EventLog.self, instance: log)
+        builder.register(RadioChannel.self, name: "autowired", lifetime: .scoped, using: RadioChannel.init)
+        let container = try builder.build()
+
+        try container.withScope { scope in
+            _ = try scope.resolve(RadioChannel.self, name: "closure")
+            _ = try scope.resolve(RadioChannel.self, name: "autowired")
+        }
+
+        #expect(log.entries == ["autowired", "closure"])
+    }
+
+    @Test func aProtocolThatDoesNotRefineDisposableIsNotDisposedButItsAliasedConcreteTypeIs() throws {
+        var builder = ContainerBuilder()
+        builder.register((any Channel).self, name: "as protocol", lifetime: .scoped) { [log] _ in
+            RadioChannel("as protocol", log: log)
+        }
+        builder.register(RadioChannel.self, lifetime: .scoped) { [log] _ in RadioChannel("concrete", log: log) }
+        builder.alias((any Channel).self, to: RadioChannel.self)
+        let container = try builder.build()
+
+        let aliased = try container.withScope { scope in
+            _ = try scope.resolve((any Channel).self, name: "as protocol")
+            return try scope.resolve((any Channel).self).label
+        }
+
+        #expect(aliased == "concrete")
+        #expect(log.entries == ["concrete"])
+    }
+
+    @Test func anAsyncDisposableRegisteredTypeIsDisposedByTheAsyncShutdown() async throws {
+        var builder = ContainerBuilder()
+        builder.register(Pool.self, lifetime: .singleton) { [log] _ in Pool(log: log) }
+        let container = try await builder.build()
+
+        _ = try await container.resolve(Pool.self)
+        try await container.shutdown()
+
+        #expect(log.entries == ["pool"])
+    }
+}
