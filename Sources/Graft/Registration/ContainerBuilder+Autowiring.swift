@@ -29,15 +29,7 @@ extension ContainerBuilder {
             let service = try initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        add(
-            type,
-            name: name,
-            lifetime: lifetime,
-            recipe: recipe,
-            dependencies: Self.dependencies(of: repeat (each Parameter).self),
-            fileID: fileID,
-            line: line
-        )
+        addAutowired(type, name, lifetime, fileID, line, recipe, repeat (each Parameter).self)
     }
 
     /// Registers an `async` initializer or function whose parameters are the service's dependencies.
@@ -65,15 +57,7 @@ extension ContainerBuilder {
             let service = try await initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        add(
-            type,
-            name: name,
-            lifetime: lifetime,
-            recipe: recipe,
-            dependencies: Self.dependencies(of: repeat (each Parameter).self),
-            fileID: fileID,
-            line: line
-        )
+        addAutowired(type, name, lifetime, fileID, line, recipe, repeat (each Parameter).self)
     }
 
     /// Registers a `@MainActor`-isolated initializer: a view model, a UI controller.
@@ -105,25 +89,23 @@ extension ContainerBuilder {
             let service = try await initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        add(
-            type,
-            name: name,
-            lifetime: lifetime,
-            recipe: recipe,
-            dependencies: Self.dependencies(of: repeat (each Parameter).self),
-            fileID: fileID,
-            line: line
-        )
+        addAutowired(type, name, lifetime, fileID, line, recipe, repeat (each Parameter).self)
     }
 
-    /// One dependency per parameter type, in order.
+    /// Adds an autowired registration, with one dependency per parameter type, in order.
     ///
     /// The pack is walked as types, not as a tuple of metatype values: a tuple of metatypes would
     /// look up the run-time metadata of each metatype, once per parameter of every registration.
     @usableFromInline
-    static func dependencies<each Parameter: Sendable>(
-        of parameters: repeat (each Parameter).Type
-    ) -> [DeclaredDependency] {
+    mutating func addAutowired<Service: Sendable, each Parameter: Sendable>(
+        _ type: Service.Type,
+        _ name: String?,
+        _ lifetime: Lifetime,
+        _ fileID: String,
+        _ line: Int,
+        _ recipe: Recipe,
+        _ parameters: repeat (each Parameter).Type
+    ) {
         var count = 0
         for _ in repeat (each Parameter).self { count += 1 }
         var dependencies: [DeclaredDependency] = []
@@ -131,6 +113,14 @@ extension ContainerBuilder {
         for parameter in repeat (each Parameter).self {
             dependencies.append(DeclaredDependency(parameter: parameter))
         }
-        return dependencies
+        add(
+            type,
+            name: name,
+            lifetime: lifetime,
+            recipe: recipe,
+            dependencies: dependencies,
+            fileID: fileID,
+            line: line
+        )
     }
 }

@@ -80,15 +80,7 @@ extension ContainerBuilder {
             let service = try initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        add(
-            type,
-            name: name,
-            lifetime: lifetime,
-            recipe: recipe,
-            dependencies: Self.dependencies(of: repeat (each Parameter).self),
-            fileID: fileID,
-            line: line
-        )
+        addAutowired(type, name, lifetime, fileID, line, recipe, repeat (each Parameter).self)
     }
 
     /// Registers an `async` initializer whose parameters are its dependencies for a service its owner disposes with `try dispose()`.
@@ -112,15 +104,7 @@ extension ContainerBuilder {
             let service = try await initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        add(
-            type,
-            name: name,
-            lifetime: lifetime,
-            recipe: recipe,
-            dependencies: Self.dependencies(of: repeat (each Parameter).self),
-            fileID: fileID,
-            line: line
-        )
+        addAutowired(type, name, lifetime, fileID, line, recipe, repeat (each Parameter).self)
     }
 
     /// Registers a `@MainActor`-isolated initializer for a service its owner disposes with `try dispose()`.
@@ -144,15 +128,7 @@ extension ContainerBuilder {
             let service = try await initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        add(
-            type,
-            name: name,
-            lifetime: lifetime,
-            recipe: recipe,
-            dependencies: Self.dependencies(of: repeat (each Parameter).self),
-            fileID: fileID,
-            line: line
-        )
+        addAutowired(type, name, lifetime, fileID, line, recipe, repeat (each Parameter).self)
     }
 
     /// Registers a closure factory for a service its owner disposes with `try await dispose()`.
@@ -226,15 +202,7 @@ extension ContainerBuilder {
             let service = try initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        add(
-            type,
-            name: name,
-            lifetime: lifetime,
-            recipe: recipe,
-            dependencies: Self.dependencies(of: repeat (each Parameter).self),
-            fileID: fileID,
-            line: line
-        )
+        addAutowired(type, name, lifetime, fileID, line, recipe, repeat (each Parameter).self)
     }
 
     /// Registers an `async` initializer whose parameters are its dependencies for a service its owner disposes with `try await dispose()`.
@@ -258,15 +226,7 @@ extension ContainerBuilder {
             let service = try await initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        add(
-            type,
-            name: name,
-            lifetime: lifetime,
-            recipe: recipe,
-            dependencies: Self.dependencies(of: repeat (each Parameter).self),
-            fileID: fileID,
-            line: line
-        )
+        addAutowired(type, name, lifetime, fileID, line, recipe, repeat (each Parameter).self)
     }
 
     /// Registers a `@MainActor`-isolated initializer for a service its owner disposes with `try await dispose()`.
@@ -290,15 +250,7 @@ extension ContainerBuilder {
             let service = try await initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
         }
-        add(
-            type,
-            name: name,
-            lifetime: lifetime,
-            recipe: recipe,
-            dependencies: Self.dependencies(of: repeat (each Parameter).self),
-            fileID: fileID,
-            line: line
-        )
+        addAutowired(type, name, lifetime, fileID, line, recipe, repeat (each Parameter).self)
     }
 
 }
