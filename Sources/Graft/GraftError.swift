@@ -40,6 +40,7 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
             case missingKey = "missing key"
             case unknownKey = "unknown key"
             case unboundProperty = "unbound property"
+            case missingScopeValue = "missing scope value"
         }
 
         private let wrapped: Wrapped
@@ -86,6 +87,9 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
         public static let unknownKey = Code(.unknownKey)
         /// An ``Injected`` property was read before it was bound to a resolver.
         public static let unboundProperty = Code(.unboundProperty)
+        /// A scope was not given a value that its services need (see
+        /// ``ContainerBuilder/registerScopeValue(_:fileID:line:)``).
+        public static let missingScopeValue = Code(.missingScopeValue)
 
         /// A short, human-readable name for the code.
         public var description: String { wrapped.rawValue }

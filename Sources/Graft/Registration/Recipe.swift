@@ -63,6 +63,10 @@ enum FactoryKind: Sendable {
     /// Answers with another registration's instance (one instance serving several types); the
     /// target is the registration's one dependency.
     case alias
+    /// A value each scope is given when it is made (see
+    /// ``ContainerBuilder/registerScopeValue(_:fileID:line:)``); the recipe runs only when a
+    /// scope was not given one, and reports that.
+    case scopeValue
 
     var isInstance: Bool { self == .instance }
 

@@ -103,7 +103,7 @@ extension ContainerCore {
     ) async throws(GraftError) -> Service {
         let recipe = entry.recipe
         switch recipe.kind {
-        case .closure, .instance:
+        case .closure, .instance, .scopeValue:
             return try construct(entry, &state, owner: owner)
         case .autowired, .alias:
             let prefetched = try await prefetchedArguments(entry, &state)

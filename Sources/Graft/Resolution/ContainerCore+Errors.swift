@@ -8,6 +8,7 @@ extension ContainerCore {
     @usableFromInline
     func requireScope(_ entry: Entry, _ state: ResolveState) throws(GraftError) {
         guard state.scope.isRoot else { return }
+        let isScopeValue = entry.recipe.kind == .scopeValue
         if state.singleton >= 0 {
             let holder = table.entries[state.singleton]
             throw GraftError(
@@ -16,7 +17,20 @@ extension ContainerCore {
                 service: holder.key.description,
                 hints: [
                     GraphValidator.outlives(holder.lifetime, .scoped)
-                        + "; make \(holder.key.typeName) .scoped, or make \(entry.key.typeName) live as long"
+                        + (isScopeValue
+                            ? "; \(entry.key.typeName) is a scope value, so make \(holder.key.typeName) .scoped"
+                            : "; make \(holder.key.typeName) .scoped, or make \(entry.key.typeName) live as long")
+                ]
+            )
+        }
+        if isScopeValue {
+            throw GraftError(
+                .scopedFromRoot,
+                "\(entry.key.typeName) is a scope value and cannot be resolved from the root container",
+                service: entry.key.description,
+                hints: [
+                    "each scope is given its own: resolve it from a scope made with "
+                        + "container.makeScope(providing: \(entry.key.typeName)(…))"
                 ]
             )
         }

@@ -14,6 +14,9 @@ final class RegistrationTable: Sendable {
     let problemReporter: @Sendable (GraftError) -> Void
     /// Whether any registration has the `.graph` lifetime.
     let hasGraphLifetime: Bool
+    /// The registrations declared with `registerScopeValue`, whose slots a child scope copies
+    /// from its parent.
+    let scopeValueSlots: [Int]
 
     /// Freezes `graph`, which linking made and validation accepted.
     init(
@@ -26,6 +29,7 @@ final class RegistrationTable: Sendable {
         self.problemReporter = problemReporter
         self.cells = LazyCells(count: graph.count)
         self.hasGraphLifetime = graph.registrations.indices.contains { graph.registrations[$0].lifetime == .graph }
+        self.scopeValueSlots = graph.registrations.indices.filter { graph.registrations[$0].kind == .scopeValue }
     }
 
     var registrations: [Registration] { graph.registrations }

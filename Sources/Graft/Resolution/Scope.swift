@@ -19,6 +19,10 @@ public final class Scope: Resolver {
     init(container: ContainerCore, parent: ScopeCore) {
         self.container = container
         self.core = parent.makeChild() ?? ScopeCore.closed()
+        // A child sees the values its parent was given, unless it is given its own.
+        for slot in container.table.scopeValueSlots {
+            if let value = parent.scopedInstance(slot) { core.storeScopedInstance(value, slot: slot) }
+        }
     }
 
     @inlinable

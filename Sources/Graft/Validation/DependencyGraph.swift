@@ -113,6 +113,7 @@ struct DependencyGraph: Sendable {
         switch registrations[node].kind {
         case .instance: "instance"
         case .alias: "alias"
+        case .scopeValue: "scope value"
         case .asyncClosure, .asyncAutowired: "async"
         case .closure, .autowired: nil
         }

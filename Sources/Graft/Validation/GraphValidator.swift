@@ -236,8 +236,12 @@ struct GraphValidator {
             service: holderKey.description,
             path: path.map { graph.key($0).description },
             hints: [
-                Self.outlives(holderLifetime, captiveLifetime) + "; make \(holderKey.typeName) "
-                    + "\(captiveLifetime) or shorter-lived, or make \(captiveKey.typeName) live as long"
+                Self.outlives(holderLifetime, captiveLifetime)
+                    + (graph.registrations[captive].kind == .scopeValue
+                        ? "; \(captiveKey.typeName) is a scope value, given to each scope, so make "
+                            + "\(holderKey.typeName) .scoped or shorter-lived"
+                        : "; make \(holderKey.typeName) \(captiveLifetime) or shorter-lived, or make "
+                            + "\(captiveKey.typeName) live as long")
             ]
         )
     }
