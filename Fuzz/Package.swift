@@ -4,7 +4,7 @@ import PackageDescription
 // A libFuzzer target, in its own package so the core's build is untouched. Build and run on
 // Linux (see README.md beside this file):
 //   swift build --package-path Fuzz --scratch-path Fuzz/.build-fuzz -c debug \
-//       -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+//       --sanitize=fuzzer --sanitize=address
 let package = Package(
     name: "GraftFuzz",
     platforms: [.macOS(.v15)],
