@@ -14,13 +14,24 @@ private enum RepositoryFiles {
         try String(contentsOf: root.appendingPathComponent(relativePath), encoding: .utf8)
     }
 
-    /// Every test source, by file name without `.swift`.
+    /// Every test source, by file name without `.swift`: the core's, and those of each
+    /// integration package (`Integrations/<Name>/Tests/<Target>/`), whose errors are catalogued too.
     static func testSources() throws -> [String: String] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: tests.path)
+        var folders = [tests]
+        let integrations = root.appendingPathComponent("Integrations")
+        for package in (try? FileManager.default.contentsOfDirectory(atPath: integrations.path)) ?? [] {
+            let packageTests = integrations.appendingPathComponent(package).appendingPathComponent("Tests")
+            for target in (try? FileManager.default.contentsOfDirectory(atPath: packageTests.path)) ?? [] {
+                folders.append(packageTests.appendingPathComponent(target))
+            }
+        }
         var sources: [String: String] = [:]
-        for name in names where name.hasSuffix(".swift") {
-            let url = tests.appendingPathComponent(name)
-            sources[String(name.dropLast(".swift".count))] = try String(contentsOf: url, encoding: .utf8)
+        for folder in folders {
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".swift")
+            {
+                let url = folder.appendingPathComponent(name)
+                sources[String(name.dropLast(".swift".count))] = try String(contentsOf: url, encoding: .utf8)
+            }
         }
         return sources
     }

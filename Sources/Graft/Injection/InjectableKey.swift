@@ -113,6 +113,8 @@ struct KeySlot<Root>: Sendable {
     let optionalGroups: [String]
     /// The declared type, as messages show it.
     let valueType: String
+    /// The declared type itself, for code that supplies values (``InjectableKeys/valueType(forKey:)``).
+    let declaredType: any Any.Type
     /// Converts a value to the declared type and returns how to set it, or why it can't.
     let prepare: @Sendable (any Sendable) -> Result<KeyAssignment<Root>, ConversionFailure>
 
@@ -121,6 +123,7 @@ struct KeySlot<Root>: Sendable {
         self.isRequired = isRequired
         self.optionalGroups = []
         self.valueType = KeyValueInjection.typeName(Value.self)
+        self.declaredType = Value.self
         self.prepare = { value in
             guard let converted = KeyValueInjection.convert(value, to: Value.self) else {
                 return .failure(ConversionFailure(value: value, expected: Value.self))
@@ -134,12 +137,14 @@ struct KeySlot<Root>: Sendable {
         isRequired: Bool,
         optionalGroups: [String],
         valueType: String,
+        declaredType: any Any.Type,
         prepare: @escaping @Sendable (any Sendable) -> Result<KeyAssignment<Root>, ConversionFailure>
     ) {
         self.name = name
         self.isRequired = isRequired
         self.optionalGroups = optionalGroups
         self.valueType = valueType
+        self.declaredType = declaredType
         self.prepare = prepare
     }
 
@@ -155,6 +160,7 @@ struct KeySlot<Root>: Sendable {
             isRequired: isRequired,
             optionalGroups: (groupIsRequired ? [] : [prefix]) + optionalGroups.map { "\(prefix).\($0)" },
             valueType: valueType,
+            declaredType: declaredType,
             prepare: { value in
                 prepare(value).map { assignment in
                     KeyAssignment { parent in assignment.apply(&parent[keyPath: keyPath]) }

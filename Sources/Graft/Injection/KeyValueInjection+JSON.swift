@@ -80,20 +80,41 @@ private enum JSONValue: Decodable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // Each kind is tried in turn; a failure other than "not this kind" (a string that is not
+        // UTF-8, a number too large for a Double, a problem inside an array) is the real one,
+        // and is what the reader sees instead of "expected an object".
+        var realFailure: (any Error)?
+        func attempt<Value: Decodable>(_ type: Value.Type) -> Value? {
+            do {
+                return try container.decode(type)
+            } catch DecodingError.typeMismatch(_, let context)
+                where context.codingPath.count == decoder.codingPath.count
+            {
+                return nil
+            } catch {
+                realFailure = realFailure ?? error
+                return nil
+            }
+        }
         if container.decodeNil() {
             self = .null
-        } else if let bool = try? container.decode(Bool.self) {
+        } else if let bool = attempt(Bool.self) {
             self = .bool(bool)
         } else if let integer = try? container.decode(Int.self) {
             self = .integer(integer)
-        } else if let number = try? container.decode(Double.self) {
+        } else if let number = attempt(Double.self) {
             self = .number(number)
-        } else if let string = try? container.decode(String.self) {
+        } else if let string = attempt(String.self) {
             self = .string(string)
-        } else if let array = try? container.decode([JSONValue].self) {
+        } else if let array = attempt([JSONValue].self) {
             self = .array(array)
+        } else if let object = attempt([String: JSONValue].self) {
+            self = .object(object)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            throw realFailure
+                ?? DecodingError.dataCorrupted(
+                    DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "Unreadable JSON value.")
+                )
         }
     }
 

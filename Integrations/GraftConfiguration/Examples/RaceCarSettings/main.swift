@@ -1,0 +1,48 @@
+import Configuration
+import Graft
+import GraftConfiguration
+import SystemPackage
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// Settings come from the environment first, then from race-car.json (next to this file, or
+// the path given as the first argument). Try `RACE_LAPS=fifty swift run race-car-settings`.
+let path =
+    CommandLine.arguments.dropFirst().first
+    ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("race-car.json").path
+let environment = ProcessInfo.processInfo.environment
+
+do {
+    let config = ConfigReader(providers: [
+        EnvironmentVariablesProvider(environmentVariables: environment),
+        try await FileProvider<JSONSnapshot>(filePath: FilePath(path)),
+    ])
+
+    var builder = ContainerBuilder()
+    builder.registerSettings(
+        RaceSettings.self,
+        from: config,
+        prefix: "race",
+        unknownKeysIn: [.environmentVariables(environment)]
+    )
+    builder.register(RaceCar.self, using: RaceCar.init(settings:))
+
+    let container = try builder.build()
+    print(try container.resolve(RaceCar.self).summary)
+} catch let error as GraftError {
+    print(error)
+    exit(1)
+} catch {
+    print("cannot read \(path): \(error)")
+    exit(1)
+}
