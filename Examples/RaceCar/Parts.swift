@@ -88,3 +88,37 @@ final class PitStopOrder: Sendable {
         self.car = car
     }
 }
+
+/// A lap number: known only during the race, so it is a runtime argument, not a registration.
+struct Lap: Sendable, CustomStringConvertible {
+    let number: Int
+
+    var description: String { "lap \(number)" }
+}
+
+/// A pit stop made for one lap: the lap comes from the caller, the car and radio from the graph
+/// (the seeds' `raceCarWithPitRadioFrequency:`, a value from the call site plus dependencies).
+final class PitStop: Sendable {
+    let lap: Lap
+    let car: RaceCar
+    let radio: PitRadio
+
+    init(lap: Lap, car: RaceCar, radio: PitRadio) {
+        self.lap = lap
+        self.car = car
+        self.radio = radio
+    }
+}
+
+/// Calls cars in for stops on laps it decides during the race; it never sees the container.
+final class RaceStrategy: Sendable {
+    private let pitStops: Factory<PitStop, Lap>
+
+    init(pitStops: Factory<PitStop, Lap>) {
+        self.pitStops = pitStops
+    }
+
+    func boxBox(on lap: Lap) throws -> PitStop {
+        try pitStops.make(lap)
+    }
+}

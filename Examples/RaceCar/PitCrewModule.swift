@@ -21,6 +21,8 @@ struct PitCrewModule: Module {
             using: RaceCar.init(engine:transmission:wheels:extinguisher:radio:)
         )
         builder.register(PitStopOrder.self, lifetime: .scoped, using: PitStopOrder.init(car:))
+        builder.register(PitStop.self, arguments: Lap.self, using: PitStop.init(lap:car:radio:))
+        builder.register(RaceStrategy.self, lifetime: .singleton, using: RaceStrategy.init(pitStops:))
 
         builder.register(RaceTrack.self, lifetime: .singleton) { _ in RaceTrack(name: "Monza") }
         builder.onActivation(RaceTrack.self) { track, r in track.car = try r.resolve(RaceCar.self) }

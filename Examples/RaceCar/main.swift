@@ -70,6 +70,13 @@ for lap in [12, 31] {
     }
 }
 
+// Runtime arguments: the strategy makes a pit stop for a lap it picks during the race.
+let strategy = try container.resolve(RaceStrategy.self)
+for lap in [Lap(number: 18), Lap(number: 41)] {
+    let stop = try strategy.boxBox(on: lap)
+    print("Box, box on \(stop.lap): same car? \(stop.car === car), radio on \(stop.radio.frequency.megahertz) MHz")
+}
+
 // Mistakes are found at build time, all at once.
 var broken = ContainerBuilder()
 broken.install(PitCrewModule())

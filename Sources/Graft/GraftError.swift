@@ -41,6 +41,7 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
             case unknownKey = "unknown key"
             case unboundProperty = "unbound property"
             case missingScopeValue = "missing scope value"
+            case runtimeArguments = "runtime arguments"
         }
 
         private let wrapped: Wrapped
@@ -90,6 +91,9 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
         /// A scope was not given a value that its services need (see
         /// ``ContainerBuilder/registerScopeValue(_:fileID:line:)``).
         public static let missingScopeValue = Code(.missingScopeValue)
+        /// Runtime arguments are missing, of other types than a registration declares, or
+        /// declared where no single instance could honour them (a `.singleton` taking arguments).
+        public static let runtimeArguments = Code(.runtimeArguments)
 
         /// A short, human-readable name for the code.
         public var description: String { wrapped.rawValue }

@@ -10,19 +10,34 @@ struct DeclaredDependency: Sendable {
     /// Whether the key is a parameter type still to be classified; `false` for a key named
     /// outright (a closure's declared dependency, an alias's target).
     @usableFromInline let isParameter: Bool
+    /// For a runtime argument, its position among the arguments a caller passes; `-1` for a
+    /// dependency the graph supplies.
+    @usableFromInline let argument: Int32
 
     /// The dependency on a parameter of type `Parameter`.
     @usableFromInline
     init<Parameter: Sendable>(parameter: Parameter.Type) {
         self.key = ServiceKey(Parameter.self)
         self.isParameter = true
+        self.argument = -1
     }
 
     /// A dependency on exactly `key`.
     init(key: ServiceKey) {
         self.key = key
         self.isParameter = false
+        self.argument = -1
     }
+
+    /// `declared` as runtime argument number `position`: the caller passes it, not the graph.
+    init(_ declared: DeclaredDependency, asArgument position: Int) {
+        self.key = declared.key
+        self.isParameter = declared.isParameter
+        self.argument = Int32(position)
+    }
+
+    /// Whether the caller passes this value when resolving.
+    var isArgument: Bool { argument >= 0 }
 }
 
 /// A dependency as the linked graph knows it: what it needs and how it is handed over.
@@ -34,19 +49,34 @@ struct Dependency: Sendable {
         case direct
         /// Resolved before the dependent is created when registered; `nil` otherwise.
         case optional
-        /// Handed over as a ``Lazy`` or ``Provider`` and resolved later, so it forms no cycle.
+        /// Handed over as a ``Lazy``, ``Provider`` or ``Factory`` and resolved later, so it forms
+        /// no cycle.
         case deferred
+        /// A runtime argument: the caller passes it when resolving (see ``argument``).
+        case argument
     }
 
     @usableFromInline let key: ServiceKey
     @usableFromInline let kind: Kind
-    /// For a `.deferred` dependency, how to wrap the link in a `Lazy` or `Provider`.
+    /// For a `.deferred` dependency, how to wrap the link in a `Lazy`, `Provider` or `Factory`.
     @usableFromInline let wrapper: DependencyWrapper?
+    /// For a ``Factory``, the argument types it passes; `nil` for every other dependency.
+    let factoryArguments: [ServiceKey]?
+    /// For an `.argument`, its position among the runtime arguments.
+    @usableFromInline let argument: Int
 
-    init(key: ServiceKey, kind: Kind, wrapper: DependencyWrapper?) {
+    init(
+        key: ServiceKey,
+        kind: Kind,
+        wrapper: DependencyWrapper?,
+        factoryArguments: [ServiceKey]? = nil,
+        argument: Int = -1
+    ) {
         self.key = key
         self.kind = kind
         self.wrapper = wrapper
+        self.factoryArguments = factoryArguments
+        self.argument = argument
     }
 
     /// What `declared` needs, given which keys are registered.
@@ -56,6 +86,9 @@ struct Dependency: Sendable {
     /// `T?`). That one run-time conformance check per unregistered parameter type is the only
     /// one linking makes.
     static func linked(_ declared: DeclaredDependency, isRegistered: Bool) -> Dependency {
+        if declared.isArgument {
+            return Dependency(key: declared.key, kind: .argument, wrapper: nil, argument: Int(declared.argument))
+        }
         if declared.isParameter, !isRegistered,
             let wrapping = declared.key.type as? any WrappedDependency.Type
         {
@@ -65,7 +98,7 @@ struct Dependency: Sendable {
     }
 
     /// Whether the dependent cannot be created before this dependency is.
-    @usableFromInline var isImmediate: Bool { kind != .deferred }
+    @usableFromInline var isImmediate: Bool { kind == .direct || kind == .optional }
 }
 
 /// Makes a `Lazy<T>` or `Provider<T>` that resolves the wrapped service through a link.

@@ -15,7 +15,7 @@ struct Registration: Sendable {
     /// The line of ``source``.
     private let line: Int32
     /// The dependencies known before anything runs, in parameter order.
-    let dependencies: [DeclaredDependency]
+    private(set) var dependencies: [DeclaredDependency]
     /// Hooks run on each new instance, in the order they were added.
     private(set) var activations: [Activation] = []
     /// The file of ``source``.
@@ -44,6 +44,11 @@ struct Registration: Sendable {
 
     /// Where the registration was made, for messages.
     var source: SourceLocation { SourceLocation(fileID: fileID, line: line) }
+
+    /// Replaces the declared dependencies: to mark which parameters are runtime arguments.
+    mutating func replaceDependencies(_ dependencies: [DeclaredDependency]) {
+        self.dependencies = dependencies
+    }
 
     /// Adds `activation` after the other hooks.
     mutating func add(_ activation: Activation) {

@@ -14,8 +14,37 @@ struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
         self.type = type
     }
 
-    /// The type's name as a user wrote it: `Engine`, `Lazy<Engine>`.
-    @usableFromInline var typeName: String { String(describing: type) }
+    /// The type's name as a user wrote it: `Engine`, `Lazy<Engine>`, `Factory<PitStop, Lap>`.
+    @usableFromInline var typeName: String { Self.readable(String(describing: type)) }
+
+    /// `name` without the `Pack{…}` the runtime prints around a variadic type's arguments.
+    static func readable(_ name: String) -> String {
+        guard name.contains("Pack{") else { return name }
+        var result = ""
+        var packDepths: [Int] = []
+        var depth = 0
+        var rest = Substring(name)
+        while let character = rest.first {
+            if rest.hasPrefix("Pack{") {
+                packDepths.append(depth)
+                depth += 1
+                rest = rest.dropFirst(5)
+                continue
+            }
+            if character == "{" { depth += 1 }
+            if character == "}" {
+                depth -= 1
+                if packDepths.last == depth {
+                    packDepths.removeLast()
+                    rest = rest.dropFirst()
+                    continue
+                }
+            }
+            result.append(character)
+            rest = rest.dropFirst()
+        }
+        return result
+    }
 
     /// `Engine` or `Engine["v12"]`, as paths and messages show a service.
     @usableFromInline var description: String {
@@ -38,5 +67,12 @@ struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
     func hash(into hasher: inout Hasher) {
         hasher.combine(id)
         hasher.combine(name)
+    }
+}
+
+extension [ServiceKey] {
+    /// `(Lap, String)`: the types, as messages list runtime arguments.
+    var typeList: String {
+        "(\(map(\.typeName).joined(separator: ", ")))"
     }
 }

@@ -26,8 +26,12 @@ extension ContainerCore: ConstructionSite {
                 )
             }
         }
-        // Everything else (`Lazy`, `Provider`, optionals) arrives untyped.
         let entry = table.entries[construction.node]
+        let dependency = entry.dependencies[index]
+        if dependency.kind == .argument {
+            return try construction.argument(dependency.argument, as: type)
+        }
+        // Everything else (`Lazy`, `Provider`, `Factory`, optionals) arrives untyped.
         return try typed(try argument(index, of: entry, &state.pointee), as: type, construction.node, index)
     }
 

@@ -87,9 +87,10 @@ extension ContainerCore {
         _ entry: Entry,
         _ state: inout ResolveState,
         owner: ScopeCore?,
+        arguments: [any Sendable]? = nil,
         publish: (Service) -> Void = { _ in }
     ) async throws(GraftError) -> Service {
-        var value: Service = try await constructAsync(entry, &state, owner: owner)
+        var value: Service = try await constructAsync(entry, &state, owner: owner, arguments: arguments)
         try finishCreation(&value, entry, &state, publish: publish)
         return value
     }
@@ -99,14 +100,15 @@ extension ContainerCore {
     private func constructAsync<Service: Sendable>(
         _ entry: Entry,
         _ state: inout ResolveState,
-        owner: ScopeCore?
+        owner: ScopeCore?,
+        arguments: [any Sendable]?
     ) async throws(GraftError) -> Service {
         let recipe = entry.recipe
         switch recipe.kind {
         case .closure, .instance, .scopeValue:
-            return try construct(entry, &state, owner: owner)
+            return try construct(entry, &state, owner: owner, arguments: arguments)
         case .autowired, .alias:
-            let prefetched = try await prefetchedArguments(entry, &state)
+            let prefetched = try await prefetchedArguments(entry, &state, arguments)
             return try withUnsafeMutablePointer(to: &state.scratch) { scratch throws(GraftError) -> Service in
                 try ConstructionOutput.make(
                     Service.self,
@@ -119,7 +121,8 @@ extension ContainerCore {
                         node: entry.index,
                         output: output,
                         prefetched: prefetched,
-                        owner: owner
+                        owner: owner,
+                        arguments: arguments
                     )
                     do {
                         try recipe.build.unsafelyUnwrapped(&construction)
@@ -130,7 +133,8 @@ extension ContainerCore {
             }
         case .asyncClosure, .asyncAutowired:
             let frame = recipe.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
-            let prefetched = recipe.kind.takesResolver ? nil : try await prefetchedArguments(entry, &state)
+            let prefetched =
+                recipe.kind.takesResolver ? nil : try await prefetchedArguments(entry, &state, arguments)
             return try await ConstructionOutput.make(Service.self, expected: entry.key.id) {
                 output async throws(GraftError) in
                 var construction = Construction(
@@ -139,7 +143,8 @@ extension ContainerCore {
                     output: output,
                     prefetched: prefetched,
                     frame: frame,
-                    owner: owner
+                    owner: owner,
+                    arguments: arguments
                 )
                 do {
                     try await recipe.buildAsync.unsafelyUnwrapped(&construction)
@@ -154,13 +159,18 @@ extension ContainerCore {
     /// synchronous initializer can then run with finished instances.
     private func prefetchedArguments(
         _ entry: Entry,
-        _ state: inout ResolveState
+        _ state: inout ResolveState,
+        _ arguments: [any Sendable]?
     ) async throws(GraftError) -> [(any Sendable)?] {
         var values: [(any Sendable)?] = []
         values.reserveCapacity(entry.dependencies.count)
         for index in entry.dependencies.indices {
             let link = entry.links[index]
-            if entry.dependencies[index].isImmediate && link >= 0 {
+            let dependency = entry.dependencies[index]
+            if dependency.kind == .argument {
+                guard let arguments else { throw missingArgumentsError(entry) }
+                values.append(arguments[dependency.argument])
+            } else if dependency.isImmediate && link >= 0 {
                 values.append(try await makeErasedAsync(table.entries[link], &state))
             } else {
                 values.append(try argument(index, of: entry, &state))

@@ -195,9 +195,10 @@ final class ContainerCore: Sendable {
         _ entry: Entry,
         _ state: inout ResolveState,
         owner: ScopeCore?,
+        arguments: [any Sendable]? = nil,
         publish: (Service) -> Void = { _ in }
     ) throws(GraftError) -> Service {
-        var value: Service = try construct(entry, &state, owner: owner)
+        var value: Service = try construct(entry, &state, owner: owner, arguments: arguments)
         try finishCreation(&value, entry, &state, publish: publish)
         return value
     }
@@ -247,7 +248,8 @@ final class ContainerCore: Sendable {
     func construct<Service: Sendable>(
         _ entry: Entry,
         _ state: inout ResolveState,
-        owner: ScopeCore?
+        owner: ScopeCore?,
+        arguments: [any Sendable]? = nil
     ) throws(GraftError) -> Service {
         guard let build = entry.recipe.build else { throw needsAwaitError(entry) }
         let frame = entry.recipe.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
@@ -262,7 +264,8 @@ final class ContainerCore: Sendable {
                     links: UnsafeRawPointer(bitPattern: entry.plainTargetsAddress),
                     request: UnsafeMutableRawPointer(request),
                     frame: frame,
-                    owner: owner
+                    owner: owner,
+                    arguments: arguments
                 )
                 do {
                     try build(&construction)

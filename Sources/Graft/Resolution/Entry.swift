@@ -22,6 +22,8 @@ final class Entry: Sendable {
     /// construction, so following a parameter touches no reference count.
     let plainTargets: LinkBuffer
     @usableFromInline let activations: [Activation]
+    /// The types of the runtime arguments a caller passes, in order; empty for most services.
+    let arguments: [ServiceKey]
     /// Index into the container's singleton slots or a scope's instance slots; `-1` otherwise.
     @usableFromInline let slot: Int
     /// The entry whose async factory makes this one need `await`; `nil` when it needs none.
@@ -54,6 +56,7 @@ final class Entry: Sendable {
             zip(dependencies, links).map { dependency, link in dependency.kind == .direct ? Int32(link) : -1 }
         )
         self.activations = registration.activations
+        self.arguments = dependencies.filter { $0.kind == .argument }.sorted { $0.argument < $1.argument }.map(\.key)
         self.hasActivations = !registration.activations.isEmpty
         self.isRootOwned = registration.lifetime.store == .rootSlot && !registration.kind.isInstance
         self.slot = slot

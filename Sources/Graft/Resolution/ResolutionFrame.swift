@@ -31,7 +31,7 @@ final class ResolutionFrame: Resolver {
         self.depth = depth
     }
 
-    private var state: ResolveState {
+    var state: ResolveState {
         ResolveState(scope: scope, frame: self, call: call, singleton: singleton, depth: depth)
     }
 

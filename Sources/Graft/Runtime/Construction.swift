@@ -23,14 +23,35 @@ struct Construction {
     @usableFromInline let request: UnsafeMutableRawPointer?
     /// Parameters the engine resolved ahead of time (the async path), in order.
     @usableFromInline let prefetched: [(any Sendable)?]?
+    /// The next runtime argument, for a closure factory that takes them.
+    @inlinable
+    mutating func nextArgument<Argument: Sendable>(_ type: Argument.Type) throws(GraftError) -> Argument {
+        defer { argumentPosition += 1 }
+        return try argument(argumentPosition, as: type)
+    }
+
+    /// Runtime argument number `index`, typed.
+    @inlinable
+    func argument<Argument: Sendable>(_ index: Int, as type: Argument.Type) throws(GraftError) -> Argument {
+        guard let arguments, arguments.indices.contains(index), let value = arguments[index] as? Argument else {
+            throw site.missingArguments(for: self)
+        }
+        return value
+    }
+
     /// The resolver a closure factory receives.
     @usableFromInline let frame: (any Resolver)?
     /// Who disposes the instance when its registered type is disposable: the engine's scope
     /// object, opaque here; `nil` when nobody does. The resolve that runs the construction
     /// keeps it alive.
     @usableFromInline unowned(unsafe) let owner: AnyObject?
+    /// The runtime arguments the caller passed, checked against the registration's types
+    /// before the construction starts; `nil` when the resolve passed none.
+    @usableFromInline let arguments: [any Sendable]?
     /// The next parameter's position.
     @usableFromInline var position = 0
+    /// The next runtime argument's position, for closure factories.
+    @usableFromInline var argumentPosition = 0
 
     @usableFromInline
     init(
@@ -41,7 +62,8 @@ struct Construction {
         request: UnsafeMutableRawPointer? = nil,
         prefetched: [(any Sendable)?]? = nil,
         frame: (any Resolver)? = nil,
-        owner: AnyObject? = nil
+        owner: AnyObject? = nil,
+        arguments: [any Sendable]? = nil
     ) {
         self.site = site
         self.node = node
@@ -51,6 +73,7 @@ struct Construction {
         self.prefetched = prefetched
         self.frame = frame
         self.owner = owner
+        self.arguments = arguments
     }
 
     /// The next autowired parameter, typed.
@@ -85,6 +108,18 @@ struct Construction {
         output.initializeMemory(as: Service.self, to: value)
     }
 
+    /// Hands over an instance, asking the instance itself whether its owner disposes it: one
+    /// dynamic cast per instance, for registrations whose static type may not say.
+    @inlinable
+    mutating func deliverAnyDisposable<Service: Sendable>(_ value: Service) throws(GraftError) {
+        if let disposable = value as? any Disposable {
+            try site.adopt(.sync(disposable), for: self)
+        } else if let disposable = value as? any AsyncDisposable {
+            try site.adopt(.async(disposable), for: self)
+        }
+        output.initializeMemory(as: Service.self, to: value)
+    }
+
     /// Hands over an instance its owner disposes with `await dispose()`.
     @inlinable
     mutating func deliver<Service: AsyncDisposable>(_ value: Service) throws(GraftError) {
@@ -104,6 +139,9 @@ protocol ConstructionSite: AnyObject, Sendable {
 
     /// Hands a new disposable instance to `construction.owner`.
     func adopt(_ disposal: Disposal, for construction: borrowing Construction) throws(GraftError)
+
+    /// The error for a construction that needs runtime arguments it was not given.
+    func missingArguments(for construction: borrowing Construction) -> GraftError
 }
 
 /// Memory for one instance of a service while a recipe fills it.

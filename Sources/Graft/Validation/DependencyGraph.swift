@@ -19,6 +19,9 @@ struct DependencyGraph: Sendable {
     let edges: [[Edge]]
     /// Declared dependencies nobody registers: (registration, dependency key).
     let missing: [(dependent: Int, dependency: ServiceKey)]
+    /// Every injected ``Factory``: which registration, which parameter, the argument types it
+    /// passes. Few graphs have any; the runtime-argument checks read them.
+    let factories: [(dependent: Int, position: Int, arguments: [ServiceKey])]
     /// For each registration, the registration whose async factory makes it need `await`
     /// (itself, or one reached through immediate dependencies), or `nil`.
     /// Stored as 32-bit indexes, `-1` for none: 4 bytes per registration instead of 16.
@@ -46,6 +49,7 @@ struct DependencyGraph: Sendable {
         var links: [[Int]] = []
         var edges: [[Edge]] = []
         var missing: [(Int, ServiceKey)] = []
+        var factories: [(Int, Int, [ServiceKey])] = []
         links.reserveCapacity(registrations.count)
         edges.reserveCapacity(registrations.count)
         for index in registrations.indices {
@@ -60,7 +64,12 @@ struct DependencyGraph: Sendable {
             var entryEdges: [Edge] = []
             entryLinks.reserveCapacity(declaredDependencies.count)
             entryEdges.reserveCapacity(declaredDependencies.count)
-            for declared in declaredDependencies {
+            for (position, declared) in declaredDependencies.enumerated() {
+                if declared.isArgument {
+                    // The caller passes it: no edge, and nothing is missing.
+                    entryLinks.append(-1)
+                    continue
+                }
                 if let target = serviceIndex.winner(for: declared.key) {
                     // A registered key is a plain dependency: nothing to classify.
                     entryLinks.append(target)
@@ -68,6 +77,9 @@ struct DependencyGraph: Sendable {
                     continue
                 }
                 let dependency = Dependency.linked(declared, isRegistered: false)
+                if let arguments = dependency.factoryArguments {
+                    factories.append((index, position, arguments))
+                }
                 if let target = serviceIndex.winner(for: dependency.key) {
                     entryLinks.append(target)
                     entryEdges.append(Edge(target: target, isImmediate: dependency.isImmediate))
@@ -84,6 +96,7 @@ struct DependencyGraph: Sendable {
         self.links = links
         self.edges = edges
         self.missing = missing
+        self.factories = factories
         self.asyncCauses = computeAsyncCauses()
     }
 
@@ -95,6 +108,11 @@ struct DependencyGraph: Sendable {
         registrations[node].dependencies.map { declared in
             Dependency.linked(declared, isRegistered: index.winner(for: declared.key) != nil)
         }
+    }
+
+    /// The runtime argument types of `node`, in the order callers pass them.
+    func arguments(of node: Int) -> [ServiceKey] {
+        registrations[node].dependencies.filter(\.isArgument).sorted { $0.argument < $1.argument }.map(\.key)
     }
 
     // What the checks and pictures read of each node, straight from its registration.
@@ -110,7 +128,9 @@ struct DependencyGraph: Sendable {
 
     /// How a registration makes its instance, for pictures: `instance`, `alias`, `async` or nil.
     func factoryNote(_ node: Int) -> String? {
-        switch registrations[node].kind {
+        let arguments = arguments(of: node)
+        guard arguments.isEmpty else { return "arguments \(arguments.typeList)" }
+        return switch registrations[node].kind {
         case .instance: "instance"
         case .alias: "alias"
         case .scopeValue: "scope value"

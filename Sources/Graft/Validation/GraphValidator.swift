@@ -15,6 +15,7 @@ struct GraphValidator {
         problems += unmetRequirements()
         problems += cycles()
         problems += captiveDependencies()
+        problems += runtimeArgumentProblems()
         if !buildIsAsync && graph.hasAsyncFactory {
             problems += eagerSingletonsNeedingAwait()
         }
