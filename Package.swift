@@ -18,6 +18,11 @@ let package = Package(
         .executable(name: "race-car", targets: ["RaceCar"]),
         .executable(name: "pit-wall", targets: ["PitWall"]),
     ],
+    dependencies: [
+        // Only the `generate-documentation` command plugin; no target depends on it, so it adds
+        // nothing to what a package that depends on Graft builds.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")
+    ],
     targets: [
         .target(
             name: "Graft",
