@@ -46,6 +46,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "GraftDocSnippetsTests",
+            dependencies: ["Graft"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "GraftTests",
             dependencies: ["Graft", "GraftTesting"],
             swiftSettings: swiftSettings
