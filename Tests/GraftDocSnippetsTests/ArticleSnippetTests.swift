@@ -9,6 +9,7 @@ import Testing
     static let articles: [(article: String, snippets: String)] = [
         ("ModulesAndRequirements.md", "ModulesSnippets.swift"),
         ("InjectionForms.md", "InjectionFormsSnippets.swift"),
+        ("KeyValueConfiguration.md", "KeyValueSnippets.swift"),
     ]
 
     static let root = URL(fileURLWithPath: #filePath)
