@@ -10,6 +10,7 @@ import Testing
         ("ModulesAndRequirements.md", "ModulesSnippets.swift"),
         ("InjectionForms.md", "InjectionFormsSnippets.swift"),
         ("KeyValueConfiguration.md", "KeyValueSnippets.swift"),
+        ("Autowiring.md", "AutowiringSnippets.swift"),
     ]
 
     static let root = URL(fileURLWithPath: #filePath)
