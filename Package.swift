@@ -17,6 +17,12 @@ let package = Package(
         .library(name: "GraftTesting", targets: ["GraftTesting"]),
         .executable(name: "race-car", targets: ["RaceCar"]),
         .executable(name: "pit-wall", targets: ["PitWall"]),
+        .executable(name: "concrete-protocols", targets: ["ConcreteProtocols"]),
+    ],
+    dependencies: [
+        // Only the `generate-documentation` command plugin; no target depends on it, so it adds
+        // nothing to what a package that depends on Graft builds.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")
     ],
     targets: [
         .target(
@@ -38,6 +44,19 @@ let package = Package(
             name: "PitWall",
             dependencies: ["Graft"],
             path: "Examples/PitWall",
+            swiftSettings: swiftSettings
+        ),
+        // The seeds' EXTConcreteProtocol in Swift: 30,000 generated types get default methods
+        // from a protocol extension, with no start-up work (and what a start-up scan would cost).
+        .executableTarget(
+            name: "ConcreteProtocols",
+            path: "Examples/ConcreteProtocols",
+            exclude: ["Scripts"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "GraftDocSnippetsTests",
+            dependencies: ["Graft"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -54,7 +54,7 @@ public enum TestContainer {
 
     /// The running test's container.
     ///
-    /// - Throws: ``GraftError`` when the test has no `.container` trait.
+    /// - Throws: `GraftError` when the test has no `.container` trait.
     public static var current: Container {
         get throws(GraftError) {
             guard let scoped else {

@@ -10,6 +10,12 @@ private enum RepositoryFiles {
 
     static let tests = root.appendingPathComponent("Tests/GraftTests")
 
+    /// The catalogue of misuses: a DocC article, so the generated documentation carries it.
+    static let catalogue = "Sources/Graft/Docs.docc/Articles/Errors.md"
+
+    /// Where the catalogue used to live; it now only points to the article.
+    static let formerCatalogue = "docs/errors.md"
+
     static func text(_ relativePath: String) throws -> String {
         try String(contentsOf: root.appendingPathComponent(relativePath), encoding: .utf8)
     }
@@ -37,7 +43,7 @@ private enum RepositoryFiles {
     }
 }
 
-/// One row of the table in `docs/errors.md`.
+/// One row of the catalogue's table.
 private struct CatalogueRow {
     let misuse: String
     /// The codes the "code" column names (its code spans that are identifiers).
@@ -100,11 +106,11 @@ private func spellings(of fragment: String) -> [String] {
     return escaped == fragment ? [fragment] : [fragment, escaped]
 }
 
-/// `docs/errors.md` promises every misuse with the message Graft gives and the test that
+/// The Errors article promises every misuse with the message Graft gives and the test that
 /// checks it. These tests keep that promise true as messages and tests change.
 @Suite struct MisuseCatalogueTests {
     @Test func everyMessageInTheCatalogueIsCheckedByTheTestItNames() throws {
-        let rows = CatalogueRow.parse(try RepositoryFiles.text("docs/errors.md"))
+        let rows = CatalogueRow.parse(try RepositoryFiles.text(RepositoryFiles.catalogue))
         let sources = try RepositoryFiles.testSources()
         #expect(rows.count >= 25, "the catalogue's table was not found or lost rows")
 
@@ -131,7 +137,7 @@ private func spellings(of fragment: String) -> [String] {
     }
 
     @Test func everyErrorCodeHasACatalogueEntryAndEveryEntryARealCode() throws {
-        let rows = CatalogueRow.parse(try RepositoryFiles.text("docs/errors.md"))
+        let rows = CatalogueRow.parse(try RepositoryFiles.text(RepositoryFiles.catalogue))
         // `public static let notRegistered = Code(.notRegistered)` declares the code `notRegistered`.
         let declarations = try RepositoryFiles.text("Sources/Graft/GraftError.swift")
         let declared = Set(
@@ -146,7 +152,15 @@ private func spellings(of fragment: String) -> [String] {
         #expect(declared.count >= 19, "the codes were not found in GraftError.swift: \(declared)")
 
         let catalogued = Set(rows.flatMap(\.codes))
-        #expect(declared.subtracting(catalogued).isEmpty, "codes with no row in docs/errors.md")
-        #expect(catalogued.subtracting(declared).isEmpty, "docs/errors.md names codes Graft does not have")
+        #expect(declared.subtracting(catalogued).isEmpty, "codes with no row in the Errors article")
+        #expect(catalogued.subtracting(declared).isEmpty, "the Errors article names codes Graft does not have")
+    }
+
+    @Test func theFormerCatalogueOnlyPointsToTheArticle() throws {
+        // A row added to docs/errors.md (for instance by a branch started before the move) would
+        // be checked by nothing; it belongs in the article.
+        let rows = CatalogueRow.parse(try RepositoryFiles.text(RepositoryFiles.formerCatalogue))
+        #expect(rows.isEmpty, "move these rows into \(RepositoryFiles.catalogue): \(rows.map(\.misuse))")
+        #expect(try RepositoryFiles.text(RepositoryFiles.formerCatalogue).contains(RepositoryFiles.catalogue))
     }
 }

@@ -13,7 +13,9 @@ extension ContainerBuilder {
     /// - Parameters:
     ///   - type: A registered type that declares its injectable keys.
     ///   - name: The registration's name.
-    ///   - values: Values by key, as for ``KeyValueInjectable/inject(_:)``.
+    ///   - values: Values by key, as for ``KeyValueInjectable/inject(_:)-6hh43``.
+    ///   - fileID: Where the registration is made, for messages; leave the default.
+    ///   - line: Where the registration is made, for messages; leave the default.
     public mutating func configure<Service: KeyValueInjectable & Sendable>(
         _ type: Service.Type,
         name: String? = nil,

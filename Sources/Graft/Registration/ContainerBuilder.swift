@@ -204,6 +204,8 @@ public struct ContainerBuilder: Sendable {
     ///   - name: The alias's own name.
     ///   - target: The registered type whose instance answers.
     ///   - targetName: The target registration's name.
+    ///   - fileID: Where the registration is made, for messages; leave the default.
+    ///   - line: Where the registration is made, for messages; leave the default.
     public mutating func alias<Alias: Sendable, Target: Sendable>(
         _ alias: Alias.Type,
         name: String? = nil,
@@ -252,6 +254,8 @@ public struct ContainerBuilder: Sendable {
     /// - Parameters:
     ///   - type: The registered type.
     ///   - name: The registration's name.
+    ///   - fileID: Where the registration is made, for messages; leave the default.
+    ///   - line: Where the registration is made, for messages; leave the default.
     ///   - hook: Receives the instance (`inout`, so value types can be changed too) and a resolver.
     public mutating func onActivation<Service: Sendable>(
         _ type: Service.Type,

@@ -3,9 +3,9 @@
 /// | lifetime | one instance per | created | disposed |
 /// |---|---|---|---|
 /// | ``transient`` | resolve | every resolve | by the scope or container that created it |
-/// | ``singleton`` | root container | first resolve | ``Container/shutdown()`` |
-/// | ``eagerSingleton`` | root container | during ``ContainerBuilder/build()`` | ``Container/shutdown()`` |
-/// | ``scoped`` | scope | first resolve in that scope | ``Scope/close()`` |
+/// | ``singleton`` | root container | first resolve | ``Container/shutdown()-6bp33`` |
+/// | ``eagerSingleton`` | root container | during ``ContainerBuilder/build()-4ammy`` | ``Container/shutdown()-6bp33`` |
+/// | ``scoped`` | scope | first resolve in that scope | ``Scope/close()-y6f1`` |
 /// | ``graph`` | top-level resolve call | first use within that call | as transient |
 /// | ``weak`` | while anyone holds it | when no live instance exists | never by the container |
 ///

@@ -4,7 +4,7 @@
 
 /// The frozen, validated graph: resolves services and owns the singletons.
 ///
-/// Make one with ``ContainerBuilder/build()``. A container is `Sendable`: resolve from any
+/// Make one with ``ContainerBuilder/build()-4ammy``. A container is `Sendable`: resolve from any
 /// thread or task. A singleton is created exactly once however many threads race for it.
 ///
 /// ```swift
@@ -48,7 +48,7 @@ public final class Container: Resolver {
 
     /// A new scope for a request, a screen or a session; close it when done.
     ///
-    /// After ``shutdown()`` the scope is born closed: it resolves nothing but errors.
+    /// After ``shutdown()-6bp33`` the scope is born closed: it resolves nothing but errors.
     ///
     /// ```swift
     /// let scope = container.makeScope()

@@ -21,7 +21,7 @@ extension Container {
     /// - Returns: An open scope, a child of the root container.
     /// - Throws: ``GraftError`` with code ``GraftError/Code/notRegistered`` when a value's type
     ///   was not declared with `registerScopeValue`, or ``GraftError/Code/closed`` after
-    ///   ``shutdown()``.
+    ///   ``shutdown()-6bp33``.
     public func makeScope<First: Sendable, each Value: Sendable>(
         providing first: First,
         _ values: repeat each Value
@@ -36,7 +36,7 @@ extension Container {
     ///   - values: Its other values, one per declared scope-value type.
     ///   - body: Work that resolves scoped services.
     /// - Returns: What `body` returns.
-    /// - Throws: What ``makeScope(providing:)`` throws, `body`'s error, or a ``GraftError`` when
+    /// - Throws: What ``makeScope(providing:_:)`` throws, `body`'s error, or a ``GraftError`` when
     ///   disposal fails.
     public func withScope<First: Sendable, each Value: Sendable, Result>(
         providing first: First,
@@ -60,7 +60,7 @@ extension Container {
     ///   - values: Its other values, one per declared scope-value type.
     ///   - body: Work that resolves scoped services.
     /// - Returns: What `body` returns.
-    /// - Throws: What ``makeScope(providing:)`` throws, `body`'s error, or a ``GraftError`` when
+    /// - Throws: What ``makeScope(providing:_:)`` throws, `body`'s error, or a ``GraftError`` when
     ///   disposal fails.
     public func withScope<First: Sendable, each Value: Sendable, Result: Sendable>(
         providing first: First,
