@@ -48,7 +48,7 @@ extension ContainerBuilder {
 
     /// Links the registrations into the graph that validation, export and freezing read.
     func link() -> DependencyGraph {
-        DependencyGraph(registrations: registrations)
+        DependencyGraph(registrations: decoratedRegistrations())
     }
 
     func problems(in graph: DependencyGraph, buildIsAsync: Bool) -> [GraftError] {

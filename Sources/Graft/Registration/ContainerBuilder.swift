@@ -24,6 +24,9 @@ public struct ContainerBuilder: Sendable {
     var requirements: [ModuleRequirement] = []
     /// Mistakes found while registering (an alias to nothing); reported by `build()`.
     var problems: [GraftError] = []
+    /// Decorators, in the order they were added; linking adds each to the registrations it
+    /// applies to.
+    var decorators: [Decorator] = []
     /// Set while overriding: a registration replaces every earlier one of the same type and name.
     var replacesExisting = false
 

@@ -56,10 +56,41 @@ struct Registration: Sendable {
     }
 }
 
-/// A hook that runs on each new instance: property injection, configuration.
+/// A hook on each new instance: property injection and configuration (activation hooks),
+/// wrapping (decorators), or disposal by a closure.
 @usableFromInline
 struct Activation: Sendable {
+    /// What the hook is, as messages name it.
+    enum Role: String, Sendable {
+        case activation = "activation hook"
+        case decorator
+        case disposal = "dispose closure"
+    }
+
+    let role: Role
+    /// Changes or replaces the instance; a disposal hook leaves it alone.
     let run: @Sendable (inout any Sendable, any Resolver) throws -> Void
+    /// For a disposal hook, what disposing the instance does.
+    let disposer: Disposer?
+
+    init(_ role: Role = .activation, run: @escaping @Sendable (inout any Sendable, any Resolver) throws -> Void) {
+        self.role = role
+        self.run = run
+        self.disposer = nil
+    }
+
+    init(disposer: Disposer) {
+        self.role = .disposal
+        self.run = { _, _ in }
+        self.disposer = disposer
+    }
+}
+
+/// How a registration's dispose closure disposes one instance.
+@usableFromInline
+enum Disposer: Sendable {
+    case sync(@Sendable (any Sendable) throws -> Void)
+    case async(@Sendable (any Sendable) async throws -> Void)
 }
 
 /// A place in the user's source code.

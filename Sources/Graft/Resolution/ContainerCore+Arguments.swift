@@ -40,11 +40,15 @@ extension ContainerCore: ConstructionSite {
         // The owner is always a `ScopeCore`: `construct` is the only place that sets it.
         guard let object = construction.owner else { return }
         let owner = unsafeDowncast(object, to: ScopeCore.self)
-        let key = table.entries[construction.node].key
-        let record = DisposalRecord(disposal, key: key)
+        try adopt(DisposalRecord(disposal, key: table.entries[construction.node].key), by: owner)
+    }
+
+    /// Hands `record` to `owner`; when `owner` has closed meanwhile, disposes it now (if that
+    /// needs no `await`) and throws.
+    func adopt(_ record: DisposalRecord, by owner: ScopeCore) throws(GraftError) {
         if !owner.adopt(record) {
             if case .sync(let disposable, _) = record { try? disposable.dispose() }
-            throw closedError(key, owner)
+            throw closedError(record.key, owner)
         }
     }
 

@@ -91,7 +91,7 @@ extension ContainerCore {
         publish: (Service) -> Void = { _ in }
     ) async throws(GraftError) -> Service {
         var value: Service = try await constructAsync(entry, &state, owner: owner, arguments: arguments)
-        try finishCreation(&value, entry, &state, publish: publish)
+        try finishCreation(&value, entry, &state, owner: owner, publish: publish)
         return value
     }
 

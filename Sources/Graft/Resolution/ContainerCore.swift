@@ -199,7 +199,7 @@ final class ContainerCore: Sendable {
         publish: (Service) -> Void = { _ in }
     ) throws(GraftError) -> Service {
         var value: Service = try construct(entry, &state, owner: owner, arguments: arguments)
-        try finishCreation(&value, entry, &state, publish: publish)
+        try finishCreation(&value, entry, &state, owner: owner, publish: publish)
         return value
     }
 
@@ -207,8 +207,12 @@ final class ContainerCore: Sendable {
         _ value: inout Service,
         _ entry: Entry,
         _ state: inout ResolveState,
+        owner: ScopeCore?,
         publish: (Service) -> Void
     ) throws(GraftError) {
+        if let disposer = entry.disposer, let owner {
+            try adopt(DisposalRecord(disposer, value, key: entry.key), by: owner)
+        }
         // `publish` is a plain closure, not an optional one: in generic code that is not
         // specialized, an optional of a generic function type costs a run-time type lookup.
         publish(value)
@@ -234,7 +238,7 @@ final class ContainerCore: Sendable {
             } catch {
                 throw GraftError(
                     .activationFailed,
-                    "activation hook of \(entry.key) threw: \(error)",
+                    "\(activation.role.rawValue) of \(entry.key) threw: \(error)",
                     service: entry.key.description,
                     hints: ["the hook was added at \(entry.source)"],
                     underlyingError: error

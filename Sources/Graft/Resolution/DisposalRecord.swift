@@ -11,6 +11,14 @@ enum DisposalRecord: Sendable {
         }
     }
 
+    /// The record of disposing `value` with a registration's dispose closure.
+    init<Service: Sendable>(_ disposer: Disposer, _ value: Service, key: ServiceKey) {
+        switch disposer {
+        case .sync(let dispose): self = .sync(DisposeClosure { try dispose(value) }, key)
+        case .async(let dispose): self = .async(AsyncDisposeClosure { try await dispose(value) }, key)
+        }
+    }
+
     var key: ServiceKey {
         switch self {
         case .sync(_, let key), .async(_, let key): key
@@ -25,4 +33,18 @@ enum DisposalRecord: Sendable {
             underlyingError: error
         )
     }
+}
+
+/// A dispose closure bound to its instance, disposed like any `Disposable`.
+private struct DisposeClosure: Disposable {
+    let body: @Sendable () throws -> Void
+
+    func dispose() throws { try body() }
+}
+
+/// An async dispose closure bound to its instance.
+private struct AsyncDisposeClosure: AsyncDisposable {
+    let body: @Sendable () async throws -> Void
+
+    func dispose() async throws { try await body() }
 }

@@ -21,7 +21,10 @@ final class Entry: Sendable {
     /// (not a `Lazy`, a `Provider` or an optional), else `-1`: read by address during a
     /// construction, so following a parameter touches no reference count.
     let plainTargets: LinkBuffer
+    /// Activation hooks, then decorators, in the order they were added.
     @usableFromInline let activations: [Activation]
+    /// What disposes each new instance, when the registration gave a dispose closure.
+    let disposer: Disposer?
     /// The types of the runtime arguments a caller passes, in order; empty for most services.
     let arguments: [ServiceKey]
     /// Index into the container's singleton slots or a scope's instance slots; `-1` otherwise.
@@ -55,9 +58,10 @@ final class Entry: Sendable {
         self.plainTargets = LinkBuffer(
             zip(dependencies, links).map { dependency, link in dependency.kind == .direct ? Int32(link) : -1 }
         )
-        self.activations = registration.activations
+        self.activations = registration.activations.filter { $0.role != .disposal }
+        self.disposer = registration.activations.last { $0.role == .disposal }?.disposer
         self.arguments = dependencies.filter { $0.kind == .argument }.sorted { $0.argument < $1.argument }.map(\.key)
-        self.hasActivations = !registration.activations.isEmpty
+        self.hasActivations = !activations.isEmpty
         self.isRootOwned = registration.lifetime.store == .rootSlot && !registration.kind.isInstance
         self.slot = slot
         self.asyncCause = asyncCause

@@ -128,9 +128,17 @@ struct DependencyGraph: Sendable {
 
     /// How a registration makes its instance, for pictures: `instance`, `alias`, `async` or nil.
     func factoryNote(_ node: Int) -> String? {
-        let arguments = arguments(of: node)
-        guard arguments.isEmpty else { return "arguments \(arguments.typeList)" }
-        return switch registrations[node].kind {
+        let decorators = registrations[node].activations.filter { $0.role == .decorator }.count
+        let notes = [
+            arguments(of: node).isEmpty ? nil : "arguments \(arguments(of: node).typeList)",
+            kindNote(node),
+            decorators == 0 ? nil : (decorators == 1 ? "decorated" : "decorated ×\(decorators)"),
+        ].compactMap { $0 }
+        return notes.isEmpty ? nil : notes.joined(separator: ", ")
+    }
+
+    private func kindNote(_ node: Int) -> String? {
+        switch registrations[node].kind {
         case .instance: "instance"
         case .alias: "alias"
         case .scopeValue: "scope value"

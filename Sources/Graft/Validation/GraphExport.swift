@@ -39,8 +39,13 @@ struct GraphRenderer {
     private func label(_ node: Int) -> String {
         let key = graph.key(node)
         let name = key.name.map { "\\n\"\($0)\"" } ?? ""
-        let how = graph.factoryNote(node) ?? "\(graph.lifetime(node))"
-        let lifetime = graph.factoryNote(node) == "async" ? "async \(graph.lifetime(node))" : how
+        let lifetime: String
+        switch graph.factoryNote(node) {
+        case nil: lifetime = "\(graph.lifetime(node))"
+        case "async": lifetime = "async \(graph.lifetime(node))"
+        case let note? where note.hasPrefix("instance") || note.hasPrefix("alias"): lifetime = note
+        case let note?: lifetime = "\(graph.lifetime(node)), \(note)"
+        }
         return "\(key.typeName)\(name)\\n\(lifetime)"
     }
 
