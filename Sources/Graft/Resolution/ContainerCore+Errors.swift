@@ -50,7 +50,11 @@ extension ContainerCore {
             .needsAwait,
             "\(entry.key.subject) needs await to be created: \(reason)",
             service: entry.key.description,
-            hints: ["resolve it with `try await resolve(\(entry.key.typeName).self)` from async code"]
+            hints: OverloadHints.forWantOfAwait(
+                call: "resolve",
+                asyncSpelling: "try await resolve(\(entry.key.typeName).self)",
+                outsideTask: ["resolve it with `try await resolve(\(entry.key.typeName).self)` from async code"]
+            )
         )
     }
 
