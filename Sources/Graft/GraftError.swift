@@ -41,6 +41,7 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
             case unknownKey = "unknown key"
             case unboundProperty = "unbound property"
             case missingScopeValue = "missing scope value"
+            case lifetimeReplaced = "lifetime replaced"
         }
 
         private let wrapped: Wrapped
@@ -90,6 +91,9 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
         /// A scope was not given a value that its services need (see
         /// ``ContainerBuilder/registerScopeValue(_:fileID:line:)``).
         public static let missingScopeValue = Code(.missingScopeValue)
+        /// A registration replaced an earlier one with another lifetime, and the builder's
+        /// `rejectsLifetimeChangingReplacements` is set.
+        public static let lifetimeReplaced = Code(.lifetimeReplaced)
 
         /// A short, human-readable name for the code.
         public var description: String { wrapped.rawValue }

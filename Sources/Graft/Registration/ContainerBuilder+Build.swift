@@ -73,7 +73,8 @@ extension ContainerBuilder {
     }
 
     func problems(in graph: DependencyGraph, buildIsAsync: Bool) -> [GraftError] {
-        problems + GraphValidator(graph: graph, requirements: requirements).problems(buildIsAsync: buildIsAsync)
+        problems + lifetimeChangingReplacements()
+            + GraphValidator(graph: graph, requirements: requirements).problems(buildIsAsync: buildIsAsync)
     }
 
     /// Links, validates and freezes: data flows one way, and the runtime table is built only
