@@ -29,6 +29,8 @@ private final class Drain: AsyncDisposable {
     }
 }
 
+private final class Audit: Sendable {}
+
 private final class Repository: Sendable {
     let pool: Pool
 
@@ -97,6 +99,26 @@ private let topLevelLine =
                 == """
                 Graft: Repository needs await to be created: it depends on Pool, whose factory is async
                   resolve it with `try await resolve(Repository.self)` from async code
+                """
+        )
+    }
+
+    /// A synchronous closure factory cannot await: the fix is in its registration, not in how
+    /// the caller spelled the resolve, which here was `try await` already.
+    @Test func needsAwaitInsideASynchronousFactoryPointsAtTheFactory() async throws {
+        var builder = poolBuilder(.singleton)
+        builder.register(Audit.self) { r in
+            _ = try r.resolve(Pool.self)
+            return Audit()
+        }
+        let container = try await builder.build()
+        let error = await #expect(throws: GraftError.self) { try await container.resolve(Audit.self) }
+        #expect(
+            error?.description
+                == """
+                Graft: Pool needs await to be created: its factory is async
+                  resolving: Audit → Pool
+                  the synchronous factory (or activation hook) of Audit cannot await it: register Audit with an async factory (`{ r async throws in ... try await r.resolve(Pool.self) }`) or autowire it, so Graft awaits it first
                 """
         )
     }
