@@ -59,9 +59,16 @@ let package = Package(
             dependencies: ["Graft"],
             swiftSettings: swiftSettings
         ),
+        // Top-level code that falls into the sync/async overload trap; `GraftTests` runs it.
+        .executableTarget(
+            name: "TopLevelTrap",
+            dependencies: ["Graft"],
+            path: "Tests/TopLevelTrap",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "GraftTests",
-            dependencies: ["Graft", "GraftTesting"],
+            dependencies: ["Graft", "GraftTesting", "TopLevelTrap"],
             swiftSettings: swiftSettings
         ),
     ],

@@ -42,6 +42,7 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
             case unboundProperty = "unbound property"
             case missingScopeValue = "missing scope value"
             case runtimeArguments = "runtime arguments"
+            case lifetimeReplaced = "lifetime replaced"
         }
 
         private let wrapped: Wrapped
@@ -94,6 +95,9 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
         /// Runtime arguments are missing, of other types than a registration declares, or
         /// declared where no single instance could honour them (a `.singleton` taking arguments).
         public static let runtimeArguments = Code(.runtimeArguments)
+        /// A registration replaced an earlier one with another lifetime, and the builder's
+        /// `rejectsLifetimeChangingReplacements` is set.
+        public static let lifetimeReplaced = Code(.lifetimeReplaced)
 
         /// A short, human-readable name for the code.
         public var description: String { wrapped.rawValue }

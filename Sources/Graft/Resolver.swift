@@ -72,3 +72,33 @@ extension Resolver {
         try await resolve(type, name: nil)
     }
 }
+
+extension Resolver {
+    /// Not callable: `let engine = try container.resolve()` names no type, so nothing says what to
+    /// resolve. Write `resolve(Engine.self)`, or give the result a type.
+    ///
+    /// Why it exists: with only the generic `resolve(_ type: Service.Type = Service.self)`
+    /// overloads, a call with no type to infer `Service` from leaves the compiler unable to
+    /// pick one and it prints "failed to produce diagnostic for expression" (Swift 6.3, for the
+    /// protocol's generic, typed-throws `resolve` methods). This non-generic overload matches
+    /// exactly that call, so the compiler reports it as unavailable with the message below; a
+    /// call whose result has a type still picks the generic overloads, since `Never` converts
+    /// to no other type.
+    ///
+    /// ```swift
+    /// let engine = try container.resolve(Engine.self)      // the type as an argument
+    /// let engine: Engine = try container.resolve()         // or from the annotation
+    /// ```
+    ///
+    /// - Returns: Nothing: the call does not compile.
+    /// - Throws: Nothing: the call does not compile.
+    @available(
+        *,
+        unavailable,
+        message:
+            "resolve() needs a type: write resolve(Engine.self), or annotate the result: let engine: Engine = try resolve()"
+    )
+    public func resolve() throws(GraftError) -> Never {
+        try resolve(Never.self, name: nil)
+    }
+}

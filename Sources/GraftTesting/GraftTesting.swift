@@ -12,7 +12,8 @@ public import Testing
 /// }
 /// ```
 ///
-/// The container is shut down when the test ends.
+/// The container is built with the async `build()` (so `.eagerSingleton`s that need `await`
+/// work) and always shut down when the test ends, also when it throws, awaiting async disposals.
 public struct ContainerTrait: TestTrait, SuiteTrait, TestScoping {
     let base: @Sendable () throws -> Container
     let changes: @Sendable (inout ContainerBuilder) -> Void
@@ -25,11 +26,26 @@ public struct ContainerTrait: TestTrait, SuiteTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        let container = try base().overriding(changes)
-        try await TestContainer.$scoped.withValue(container) {
-            try await function()
+        // The async forms: they create eager singletons that need `await` and await async
+        // disposals.
+        let container = try await base().overriding(changes)
+        let outcome: Result<Void, any Error>
+        do {
+            try await TestContainer.$scoped.withValue(container) {
+                try await function()
+            }
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
         }
-        try await container.shutdown()
+        // Shut down however the test ended; the test's own error comes first, and a disposal
+        // failure after it is recorded rather than lost.
+        do {
+            try await container.shutdown()
+        } catch {
+            if case .failure = outcome { Issue.record(error) } else { throw error }
+        }
+        try outcome.get()
     }
 }
 

@@ -76,7 +76,9 @@ private func poolBuilder(lifetime: Lifetime = .singleton) -> ContainerBuilder {
             error?.description
                 == """
                 Graft: Repository needs await to be created: it depends on Pool, whose factory is async
-                  resolve it with `try await resolve(Repository.self)` from async code
+                  this runs inside a task, but Swift picked the synchronous resolve
+                  in an async function, write `try await resolve(Repository.self)` (a synchronous function or closure must become async first)
+                  in top-level code (main.swift) Swift picks the synchronous overload even after `await`: move the code into an async function or an `@main` type's `static func main() async`
                 """
         )
     }
@@ -108,7 +110,9 @@ private func poolBuilder(lifetime: Lifetime = .singleton) -> ContainerBuilder {
             error?.problems.first?.description
                 == """
                 Graft: eager singleton Pool needs await to be created: its factory is async
-                  build with `try await builder.build()`, which creates it
+                  this runs inside a task, but Swift picked the synchronous build() (or validate())
+                  in an async function, write `try await builder.build()` (a synchronous function or closure must become async first)
+                  in top-level code (main.swift) Swift picks the synchronous overload even after `await`: move the code into an async function or an `@main` type's `static func main() async`
                 """
         )
         let before = Pool.opened.load(ordering: .relaxed)
@@ -234,7 +238,7 @@ private func poolBuilder(lifetime: Lifetime = .singleton) -> ContainerBuilder {
         let error = #expect(throws: GraftError.self) { try container.shutdown() }
         #expect(
             error?.problems.first?.summary
-                == "Pool is AsyncDisposable and was not disposed: close with `try await close()`"
+                == "Pool is AsyncDisposable and was not disposed by a synchronous close"
         )
     }
 

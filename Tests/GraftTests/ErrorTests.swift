@@ -176,7 +176,9 @@ private final class Relay: Sendable {
         #expect(
             direct?.description == """
                 Graft: Database needs await to be created: its factory is async
-                  resolve it with `try await resolve(Database.self)` from async code
+                  this runs inside a task, but Swift picked the synchronous resolve
+                  in an async function, write `try await resolve(Database.self)` (a synchronous function or closure must become async first)
+                  in top-level code (main.swift) Swift picks the synchronous overload even after `await`: move the code into an async function or an `@main` type's `static func main() async`
                 """
         )
         #expect(dependent?.code == .needsAwait)

@@ -272,7 +272,7 @@ private func register<Node: RandomGraphNode>(
     }
 }
 
-private func makeBuilder(_ graph: ModelGraph) -> ContainerBuilder {
+func makeBuilder(_ graph: ModelGraph) -> ContainerBuilder {
     var builder = ContainerBuilder()
     for service in graph.services {
         register(&builder, nodeType(service.key), service)

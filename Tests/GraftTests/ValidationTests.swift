@@ -369,7 +369,9 @@ private func chainBuilder(count: Int) -> (ContainerBuilder, any Chained.Type) {
             error?.description == """
                 Graft: build() found 1 problem
                   1. eager singleton Holder needs await to be created: it depends on Database, whose factory is async
-                     build with `try await builder.build()`, which creates it
+                     this runs inside a task, but Swift picked the synchronous build() (or validate())
+                     in an async function, write `try await builder.build()` (a synchronous function or closure must become async first)
+                     in top-level code (main.swift) Swift picks the synchronous overload even after `await`: move the code into an async function or an `@main` type's `static func main() async`
                 """
         )
     }

@@ -1,3 +1,7 @@
+// The sync and async `overriding` pair is not ambiguous: in an async function `try await`
+// picks the async one, elsewhere the synchronous one is the only candidate.
+// swift-format-ignore-file: AmbiguousTrailingClosureOverload
+
 /// Overriding: a container's registrations again, with some replaced, for tests.
 extension Container {
     /// A cheap copy of this container's registrations with some replaced or added: for tests.
@@ -14,10 +18,33 @@ extension Container {
     /// - Returns: A new container.
     /// - Throws: ``GraftError`` when the changed graph is invalid.
     public func overriding(_ changes: (inout ContainerBuilder) throws -> Void) throws -> Container {
+        try overridingBuilder(changes).build()
+    }
+
+    /// A copy of this container's registrations with some replaced or added, built with the
+    /// async `build()`: for a container with an `.eagerSingleton` that needs `await` (a
+    /// connection pool opened at start-up), which the synchronous form reports as a problem.
+    ///
+    /// ```swift
+    /// let testContainer = try await container.overriding { $0.register(Engine.self) { _ in MockEngine() } }
+    /// ```
+    ///
+    /// Swift picks this overload where `await` is written in an async function; in top-level code
+    /// (`main.swift`) it picks the synchronous one even after `await`.
+    ///
+    /// - Parameter changes: Registers the replacements.
+    /// - Returns: A new container, its eager singletons created.
+    /// - Throws: ``GraftError`` when the changed graph is invalid.
+    public func overriding(_ changes: (inout ContainerBuilder) throws -> Void) async throws -> Container {
+        try await overridingBuilder(changes).build()
+    }
+
+    /// The builder both forms build: the registrations, with `changes` replacing.
+    private func overridingBuilder(_ changes: (inout ContainerBuilder) throws -> Void) rethrows -> ContainerBuilder {
         var builder = ContainerBuilder(overriding: core.table)
         try changes(&builder)
         builder.replacesExisting = false
-        return try builder.build()
+        return builder
     }
 }
 

@@ -33,7 +33,8 @@ extension ContainerBuilder {
         return container
     }
 
-    /// Every problem `build()` would report, without throwing or creating anything.
+    /// Every problem the synchronous `build()` would report, without throwing or creating
+    /// anything.
     ///
     /// ```swift
     /// @Test func appGraphIsValid() {
@@ -41,8 +42,28 @@ extension ContainerBuilder {
     /// }
     /// ```
     ///
+    /// `validate()` comes in the same two forms as `build()`, and Swift picks between them the
+    /// same way, so `validate()` spelled like the `build()` beside it reports exactly what that
+    /// `build()` throws: this synchronous one includes an `.eagerSingleton` that needs `await`
+    /// (which only `try await build()` can create); `await validate()` does not. A problem made
+    /// by running a factory (an eager singleton whose factory throws) is not found here: nothing
+    /// is created.
+    ///
     /// - Returns: The problems, in a deterministic order; empty when the graph is valid.
     public func validate() -> [GraftError] {
+        problems(in: link(), buildIsAsync: false)
+    }
+
+    /// Every problem `try await build()` would report, without throwing or creating anything.
+    ///
+    /// ```swift
+    /// @Test func appGraphIsValid() async {
+    ///     #expect(await AppComposition.builder().validate().isEmpty)
+    /// }
+    /// ```
+    ///
+    /// - Returns: The problems, in a deterministic order; empty when the graph is valid.
+    public func validate() async -> [GraftError] {
         problems(in: link(), buildIsAsync: true)
     }
 
@@ -52,7 +73,8 @@ extension ContainerBuilder {
     }
 
     func problems(in graph: DependencyGraph, buildIsAsync: Bool) -> [GraftError] {
-        problems + GraphValidator(graph: graph, requirements: requirements).problems(buildIsAsync: buildIsAsync)
+        problems + lifetimeChangingReplacements()
+            + GraphValidator(graph: graph, requirements: requirements).problems(buildIsAsync: buildIsAsync)
     }
 
     /// Links, validates and freezes: data flows one way, and the runtime table is built only

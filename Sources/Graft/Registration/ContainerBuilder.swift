@@ -38,6 +38,15 @@ public struct ContainerBuilder: Sendable {
     /// ```
     public var unhandledErrorHandler: @Sendable (GraftError) -> Void = ContainerBuilder.writeToStandardError
 
+    /// Makes `build()` (and ``validate()``) report a registration that replaces an earlier one of
+    /// the same type and name with another lifetime, which is easy to do by mistake. Off by
+    /// default: last-wins is the rule. ``replacements`` lists every replacement either way.
+    ///
+    /// ```swift
+    /// builder.rejectsLifetimeChangingReplacements = true
+    /// ```
+    public var rejectsLifetimeChangingReplacements = false
+
     /// An empty builder.
     public init() {}
 

@@ -1,8 +1,8 @@
 /// The checks a resolution makes on the way, and the errors it throws.
 extension ContainerCore {
     @inlinable
-    func requireNoAwait(_ entry: Entry) throws(GraftError) {
-        if entry.asyncCause != nil { throw needsAwaitError(entry) }
+    func requireNoAwait(_ entry: Entry, _ state: ResolveState) throws(GraftError) {
+        if entry.asyncCause != nil { throw needsAwaitError(entry, inFactoryOf: state.frame) }
     }
 
     @usableFromInline
@@ -42,15 +42,34 @@ extension ContainerCore {
         )
     }
 
+    /// - Parameter frame: The frame of the synchronous factory or hook that resolved `entry`, if
+    ///   one did: then the fix is in that registration, not in the caller's spelling.
     @usableFromInline
-    func needsAwaitError(_ entry: Entry) -> GraftError {
+    func needsAwaitError(_ entry: Entry, inFactoryOf frame: ResolutionFrame? = nil) -> GraftError {
         let cause = entry.asyncCause.map { table.entries[$0].key } ?? entry.key
         let reason = cause == entry.key ? "its factory is async" : "it depends on \(cause), whose factory is async"
+        if let frame {
+            let factory = table.entries[frame.entryIndex].key
+            return GraftError(
+                .needsAwait,
+                "\(entry.key.subject) needs await to be created: \(reason)",
+                service: entry.key.description,
+                hints: [
+                    "the synchronous factory (or activation hook) of \(factory) cannot await it: register "
+                        + "\(factory.typeName) with an async factory (`{ r async throws in ... try await "
+                        + "r.resolve(\(entry.key.typeName).self) }`) or autowire it, so Graft awaits it first"
+                ]
+            )
+        }
         return GraftError(
             .needsAwait,
             "\(entry.key.subject) needs await to be created: \(reason)",
             service: entry.key.description,
-            hints: ["resolve it with `try await resolve(\(entry.key.typeName).self)` from async code"]
+            hints: OverloadHints.forWantOfAwait(
+                call: "resolve",
+                asyncSpelling: "try await resolve(\(entry.key.typeName).self)",
+                outsideTask: ["resolve it with `try await resolve(\(entry.key.typeName).self)` from async code"]
+            )
         )
     }
 

@@ -179,10 +179,10 @@ final class ContainerCore: Sendable {
         case .existing(let box):
             return box.value()
         case .new(let owner, let call):
-            try requireNoAwait(entry)
+            try requireNoAwait(entry, state)
             return try create(entry, &state, owner: owner) { publish($0, entry, to: call) }
         case .shared:
-            try requireNoAwait(entry)
+            try requireNoAwait(entry, state)
             return try createShared(entry, &state)
         }
     }

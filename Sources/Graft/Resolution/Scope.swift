@@ -76,10 +76,10 @@ public final class Scope: Resolver {
         do {
             result = try body(self)
         } catch {
-            reportUnhandled(core.close())
+            reportUnhandled(core.close(by: .withScope))
             throw error
         }
-        try close()
+        try Self.throwIfFailed(core.close(by: .withScope), closing: "the scope")
         return result
     }
 

@@ -80,8 +80,9 @@ final class ScopeCore: Sendable {
         state.withLock { _ = $0.children.removeValue(forKey: child.id) }
     }
 
-    /// Closes the scope, disposing synchronously; async disposables are reported as failures.
-    func close() -> [GraftError] {
+    /// Closes the scope, disposing synchronously; async disposables are reported as failures,
+    /// with hints for the call that closed it.
+    func close(by call: SynchronousClose = .scope) -> [GraftError] {
         var failures: [GraftError] = []
         for record in beginClose() ?? [] {
             switch record {
@@ -91,8 +92,9 @@ final class ScopeCore: Sendable {
                 failures.append(
                     GraftError(
                         .disposalFailed,
-                        "\(key) is AsyncDisposable and was not disposed: close with `try await close()`",
-                        service: key.description
+                        "\(key) is AsyncDisposable and was not disposed by a synchronous close",
+                        service: key.description,
+                        hints: call.hints(for: key)
                     )
                 )
             }

@@ -257,7 +257,11 @@ struct GraphValidator {
                 .needsAwait,
                 "eager singleton \(key) needs await to be created: \(reason)",
                 service: key.description,
-                hints: ["build with `try await builder.build()`, which creates it"]
+                hints: OverloadHints.forWantOfAwait(
+                    call: "build() (or validate())",
+                    asyncSpelling: "try await builder.build()",
+                    outsideTask: ["build with `try await builder.build()`, which creates it"]
+                )
             )
         }
     }

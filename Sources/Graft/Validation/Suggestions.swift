@@ -14,9 +14,28 @@ enum Suggestions {
             if !close.isEmpty {
                 hints.append("did you mean \(close.joined(separator: " or "))?")
             }
+            hints += aliasHints(for: key, among: registered)
         }
         hints.append("register it: builder.register(\(key.typeName).self\(nameArgument(key))) { _ in ... }")
         return hints
+    }
+
+    /// For a protocol nobody registers (`any Mailer`), the registered types whose names contain
+    /// its name (`SMTPMailer`), and how to alias one.
+    ///
+    /// A guess by name, and the hint says so: Swift cannot ask at run time whether a type
+    /// conforms to a protocol known only as a metatype (nor tell a protocol's name from a
+    /// type's: both print as `Mailer`), so the hint holds only if the type does conform.
+    private static func aliasHints(for key: ServiceKey, among registered: [ServiceKey]) -> [String] {
+        let candidates = unique(
+            registered.filter { $0.name == nil && $0.typeName != key.typeName && $0.typeName.contains(key.typeName) }
+                .map(\.typeName)
+        )
+        guard let first = candidates.first else { return [] }
+        return [
+            "registered: \(candidates.joined(separator: ", ")); if \(key.typeName) is a protocol \(first) conforms "
+                + "to, alias it: builder.alias((any \(key.typeName)).self\(nameArgument(key)), to: \(first).self)"
+        ]
     }
 
     private static func nameArgument(_ key: ServiceKey) -> String {

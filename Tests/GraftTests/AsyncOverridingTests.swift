@@ -1,0 +1,151 @@
+import Graft
+import GraftTesting
+import Synchronization
+import Testing
+
+/// A connection pool opened at start-up: an `.eagerSingleton` whose factory is async.
+private final class StartupPool: AsyncDisposable {
+    static let disposals = Atomic(0)
+    let label: String
+
+    init(label: String) async {
+        await Task.yield()
+        self.label = label
+    }
+
+    func dispose() async throws {
+        Self.disposals.add(1, ordering: .relaxed)
+    }
+}
+
+private final class Starter: Sendable {
+    init(pool: StartupPool) {}
+}
+
+private func startupContainer() async throws -> Container {
+    var builder = ContainerBuilder()
+    builder.register(StartupPool.self, lifetime: .eagerSingleton) { _ async in await StartupPool(label: "real") }
+    return try await builder.build()
+}
+
+private struct TestFailure: Error {}
+
+@Suite struct AsyncOverridingTests {
+    @Test func asyncOverridingCreatesEagerSingletonsThatNeedAwait() async throws {
+        let app = try await startupContainer()
+        let test = try await app.overriding { builder in
+            builder.register(StartupPool.self, lifetime: .eagerSingleton) { _ async in
+                await StartupPool(label: "mock")
+            }
+        }
+        #expect(try await test.resolve(StartupPool.self).label == "mock")
+        #expect(try await app.resolve(StartupPool.self).label == "real")
+        #expect(try await test.resolve(StartupPool.self) !== app.resolve(StartupPool.self))
+    }
+
+    @Test func synchronousOverridingReportsTheEagerSingletonThatNeedsAwait() async throws {
+        let app = try await startupContainer()
+        let error = #expect(throws: GraftError.self) { try app.overriding { _ in } }
+        #expect(error?.problems.map(\.code) == [.needsAwait])
+    }
+
+    @Test func containerTraitShutsDownWhenTheTestThrows() async throws {
+        let app = try await startupContainer()
+        let trait = ContainerTrait.container(app)
+        let test = try #require(Test.current)
+        let before = StartupPool.disposals.load(ordering: .relaxed)
+        await #expect(throws: TestFailure.self) {
+            try await trait.provideScope(for: test, testCase: nil) {
+                _ = try await TestContainer.current.resolve(StartupPool.self)
+                throw TestFailure()
+            }
+        }
+        // The trait's own container (not `app`) made a pool and disposed it, awaiting it.
+        #expect(StartupPool.disposals.load(ordering: .relaxed) > before)
+    }
+
+    @Test func containerTraitWorksWithAnAsyncEagerSingleton() async throws {
+        let app = try await startupContainer()
+        let trait = ContainerTrait.container(app) { builder in
+            builder.register(Starter.self, using: Starter.init(pool:))
+        }
+        let test = try #require(Test.current)
+        let resolved = Mutex(false)
+        try await trait.provideScope(for: test, testCase: nil) {
+            _ = try await TestContainer.current.resolve(Starter.self)
+            resolved.withLock { $0 = true }
+        }
+        #expect(resolved.withLock { $0 })
+    }
+}
+
+/// A registration added to random graphs: an async factory, so that the sync and the async
+/// `build()` disagree whenever an eager singleton needs it.
+private final class AsyncStart: Sendable {
+    init() async {}
+}
+
+private final class EagerStarter: Sendable {
+    init(start: AsyncStart) {}
+}
+
+/// The random graphs, some with an eager singleton that needs `await` (directly, or through a
+/// dependency), some with an async singleton nothing eager needs.
+private func builderWithAsync(seed: UInt64) -> ContainerBuilder {
+    var builder = makeBuilder(ModelGraph(seed: seed))
+    switch seed % 4 {
+    case 0:
+        builder.register(AsyncStart.self, lifetime: .eagerSingleton) { _ async in await AsyncStart() }
+    case 1:
+        builder.register(AsyncStart.self, lifetime: .singleton) { _ async in await AsyncStart() }
+        builder.register(EagerStarter.self, lifetime: .eagerSingleton, using: EagerStarter.init(start:))
+    case 2:
+        builder.register(AsyncStart.self, lifetime: .singleton) { _ async in await AsyncStart() }
+    default:
+        break
+    }
+    return builder
+}
+
+/// What the synchronous `build()` throws and the synchronous `validate()` reports: a
+/// synchronous function, since an async one picks the async overloads.
+private func synchronousReports(_ builder: ContainerBuilder) -> (build: [String], validate: [String]) {
+    let built: [String]
+    do {
+        try builder.build().shutdown()
+        built = []
+    } catch {
+        built = error.problems.map(\.description)
+    }
+    return (built, builder.validate().map(\.description))
+}
+
+@Suite struct ValidateMatchesBuildTests {
+    @Test("validate() reports exactly what build() throws, over 2,000 random graphs with async factories")
+    func validateMatchesBuild() async {
+        var disagreements: [String] = []
+        var syncOnlyProblems = 0
+        for seed in UInt64(1)...2_000 {
+            let builder = builderWithAsync(seed: seed)
+            let (syncProblems, validated) = synchronousReports(builder)
+            let asyncProblems: [String]
+            do {
+                try await builder.build().shutdown()
+                asyncProblems = []
+            } catch {
+                asyncProblems = error.problems.map(\.description)
+            }
+            let awaitedValidated = await builder.validate().map(\.description)
+            if validated != syncProblems {
+                disagreements.append("seed \(seed): validate() \(validated), build() \(syncProblems)")
+            }
+            if awaitedValidated != asyncProblems {
+                disagreements.append("seed \(seed): await validate() \(awaitedValidated), build() \(asyncProblems)")
+            }
+            syncOnlyProblems += validated.count > awaitedValidated.count ? 1 : 0
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
+        // Half the graphs have an eager singleton that needs `await`, so the forms must differ.
+        #expect(syncOnlyProblems >= 900)
+    }
+}
