@@ -34,7 +34,7 @@ extension ContainerCore {
         if state.scope.isClosed { throw closedError(entry.key, state.scope) }
         try check(arguments, for: entry)
         do {
-            try requireNoAwait(entry)
+            try requireNoAwait(entry, state)
             // Only transients take arguments (`build()` checks it), so the instance is new and
             // belongs to the scope of the resolve.
             return try create(entry, &state, owner: state.scope, arguments: arguments.values)
