@@ -9,7 +9,8 @@ import Synchronization
 /// its scoped services; it closes as well when the handler throws, when writing the body fails
 /// (the client went away), and when the response is dropped without being written. Async
 /// disposals are awaited. While the container shuts down, a request that arrives gets no scope
-/// and is answered `503 Service Unavailable`.
+/// and is answered `503 Service Unavailable`. When the request fails, a registered
+/// ``RequestOutcome`` is marked failed before the scope closes.
 ///
 /// ```swift
 /// let router = Router(context: BasicGraftRequestContext.self)
@@ -53,7 +54,7 @@ public struct RequestScopeMiddleware<Context: GraftRequestContext>: RouterMiddle
         do {
             response = try await next(request, context)
         } catch {
-            await lease.close()
+            await lease.fail()
             throw error
         }
         let body = response.body
@@ -61,7 +62,7 @@ public struct RequestScopeMiddleware<Context: GraftRequestContext>: RouterMiddle
             do {
                 try await body.write(writer)
             } catch {
-                await lease.close()
+                await lease.fail()
                 throw error
             }
             await lease.close()

@@ -14,6 +14,14 @@ final class ScopeLease: Sendable {
         self.logger = logger
     }
 
+    /// Marks the request's ``RequestOutcome`` failed, if one is registered, then closes.
+    func fail() async {
+        if !closed.load(ordering: .acquiring), let outcome = try? await scope.resolve(RequestOutcome.self) {
+            outcome.markFailed()
+        }
+        await close()
+    }
+
     func close() async {
         guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
