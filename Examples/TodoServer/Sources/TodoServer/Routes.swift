@@ -23,8 +23,3 @@ func addRoutes(to router: RouterGroup<BasicGraftRequestContext>) {
         return "pong"
     }
 }
-
-/// When the request began: the cheapest scoped service, made once per request.
-struct RequestStart: Sendable {
-    var instant = ContinuousClock.now
-}

@@ -23,11 +23,13 @@ struct TodoServer {
             try await UnitOfWork.begin(pool: r.resolve(), outcome: r.resolve())
         }
         builder.register(TodoRepository.self, using: TodoRepository.init(unitOfWork:))
-        builder.register(RequestStart.self, lifetime: .scoped) { _ in RequestStart() }
+        builder.register(ScopeTally.self, lifetime: .singleton) { _ in ScopeTally() }
+        builder.register(RequestStart.self, lifetime: .scoped, using: RequestStart.init(tally:))
         let container = try await builder.build()
 
         let router = Router(context: BasicGraftRequestContext.self)
         router.get("bare/ping") { _, _ in "pong" }
+        router.get("bare/stats") { _, _ in try container.resolve(ScopeTally.self).summary }
         addRoutes(to: router.group().add(middleware: RequestScopeMiddleware(container)))
         let app = Application(
             router: router,
