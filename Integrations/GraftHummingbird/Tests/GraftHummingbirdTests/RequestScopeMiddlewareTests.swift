@@ -188,8 +188,9 @@ private func makeApp(_ tracker: Tracker, gate: Gate = Gate()) throws -> (some Ap
             while !container.isShuttingDown { await Task.yield() }
             // A request arriving while the container drains gets no scope.
             try await TestClient.withClient(host: "127.0.0.1", port: port) { late in
-                let status = try await late.get("/probe").status
-                #expect(status == .serviceUnavailable)
+                let response = try await late.get("/probe")
+                #expect(response.status == .serviceUnavailable)
+                #expect(String(buffer: response.body ?? ByteBuffer()).contains("The server is shutting down."))
             }
             #expect(tracker.log.isEmpty)
 
