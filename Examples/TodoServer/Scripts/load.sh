@@ -4,6 +4,8 @@
 # on 127.0.0.1 and every wrk run is bounded in time.
 #
 #   Examples/TodoServer/Scripts/load.sh [rounds] [seconds]
+#
+# TODO_CONFIGURATION=debug measures a debug build (quicker to build; slower to run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,8 +16,9 @@ base="http://127.0.0.1:$port"
 work="$(mktemp -d)"
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-swift build -c release --product todo-server >/dev/null
-TODO_PORT="$port" TODO_DATABASE="$work/todos.sqlite" .build/release/todo-server >"$work/server.log" 2>&1 &
+configuration="${TODO_CONFIGURATION:-release}"
+swift build -c "$configuration" --product todo-server >/dev/null
+TODO_PORT="$port" TODO_DATABASE="$work/todos.sqlite" ".build/$configuration/todo-server" >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 100); do curl -sf "$base/bare/ping" >/dev/null && break; sleep 0.1; done
 
