@@ -97,7 +97,7 @@ extension Scope {
             guard !core.isClosed else {
                 throw GraftError(
                     .closed,
-                    "cannot make a scope: \(parent.isRoot ? "the container was shut down" : "its parent scope was closed")",
+                    "cannot make a scope: \(Self.whyClosed(parent))",
                     hints: ["make scopes before shutdown(), from an open scope"]
                 )
             }
@@ -110,6 +110,12 @@ extension Scope {
             _ = core.close()
             throw error
         }
+    }
+
+    /// Why a scope made under `parent` was born closed.
+    private static func whyClosed(_ parent: ScopeCore) -> String {
+        guard parent.isRoot else { return "its parent scope was closed" }
+        return parent.isClosed ? "the container was shut down" : "the container is shutting down"
     }
 
     /// Stores `value` as this scope's instance of its declared scope-value registration.

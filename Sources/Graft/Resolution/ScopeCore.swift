@@ -7,6 +7,9 @@ final class ScopeCore: Sendable {
         var scoped: [Int: InstanceCell] = [:]
         var disposables: [DisposalRecord] = []
         var children: [ObjectIdentifier: ScopeCore] = [:]
+        /// Non-`nil` while the container drains (see `Container+Draining.swift`): no new child is
+        /// made, and these run once the last child has closed.
+        var drainWaiters: [@Sendable () -> Void]?
     }
 
     let isRoot: Bool
@@ -30,7 +33,7 @@ final class ScopeCore: Sendable {
     func makeChild() -> ScopeCore? {
         let child = ScopeCore(isRoot: false, parent: self)
         let added = state.withLock { state -> Bool in
-            guard !isClosed else { return false }
+            guard !isClosed, state.drainWaiters == nil else { return false }
             state.children[child.id] = child
             return true
         }
@@ -68,7 +71,6 @@ final class ScopeCore: Sendable {
             return taken
         }
         guard let taken else { return nil }
-        parent?.forget(self)
         var records: [DisposalRecord] = []
         for child in taken.children {
             records += child.beginClose() ?? []
@@ -76,9 +78,31 @@ final class ScopeCore: Sendable {
         return records + taken.records
     }
 
+    /// Called once a child's disposals are done, so a drain waits for them to finish.
     private func forget(_ child: ScopeCore) {
-        state.withLock { _ = $0.children.removeValue(forKey: child.id) }
+        let waiters = state.withLock { state -> [@Sendable () -> Void] in
+            _ = state.children.removeValue(forKey: child.id)
+            guard state.children.isEmpty, let waiters = state.drainWaiters else { return [] }
+            state.drainWaiters = []
+            return waiters
+        }
+        for waiter in waiters { waiter() }
     }
+
+    /// Refuses new children from now on; `whenEmpty` runs once no child is open (now, if none is).
+    func drain(whenEmpty: @escaping @Sendable () -> Void) {
+        let isEmpty = state.withLock { state -> Bool in
+            if state.children.isEmpty {
+                state.drainWaiters = state.drainWaiters ?? []
+                return true
+            }
+            state.drainWaiters = (state.drainWaiters ?? []) + [whenEmpty]
+            return false
+        }
+        if isEmpty { whenEmpty() }
+    }
+
+    var isDraining: Bool { state.withLock { $0.drainWaiters != nil } }
 
     /// Closes the scope, disposing synchronously; async disposables are reported as failures,
     /// with hints for the call that closed it.
@@ -99,6 +123,7 @@ final class ScopeCore: Sendable {
                 )
             }
         }
+        parent?.forget(self)
         return failures
     }
 
@@ -115,6 +140,7 @@ final class ScopeCore: Sendable {
                 failures.append(record.failure(error))
             }
         }
+        parent?.forget(self)
         return failures
     }
 }

@@ -1,0 +1,14 @@
+import Foundation
+
+/// The server's configuration, read from the environment.
+struct Settings: Sendable {
+    /// `TODO_PORT`, 8080 unless set; 0 picks a free port.
+    var port: Int
+    /// `TODO_DATABASE`: the SQLite file, created when missing.
+    var databasePath: String
+
+    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        port = environment["TODO_PORT"].flatMap(Int.init) ?? 8080
+        databasePath = environment["TODO_DATABASE"] ?? "todos.sqlite"
+    }
+}

@@ -1,0 +1,49 @@
+import Graft
+import GraftHummingbird
+import GraftServiceLifecycle
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+@main
+struct TodoServer {
+    static func main() async throws {
+        let settings = Settings()
+        let logger = Logger(label: "todo-server")
+
+        // The Graft wiring: what exists, how long it lives, and what it needs.
+        var builder = ContainerBuilder()
+        builder.register(Settings.self, instance: settings)
+        builder.register(ConnectionPool.self, lifetime: .eagerSingleton) { r in
+            try await ConnectionPool.open(settings: r.resolve(Settings.self))
+        }
+        builder.register(RequestOutcome.self, lifetime: .scoped) { _ in RequestOutcome() }
+        builder.register(UnitOfWork.self, lifetime: .scoped) { r in
+            try await UnitOfWork.begin(pool: r.resolve(), outcome: r.resolve())
+        }
+        builder.register(TodoRepository.self, using: TodoRepository.init(unitOfWork:))
+        builder.register(ScopeTally.self, lifetime: .singleton) { _ in ScopeTally() }
+        builder.register(RequestStart.self, lifetime: .scoped, using: RequestStart.init(tally:))
+        let container = try await builder.build()
+
+        let router = Router(context: BasicGraftRequestContext.self)
+        router.get("bare/ping") { _, _ in "pong" }
+        router.get("bare/stats") { _, _ in try container.resolve(ScopeTally.self).summary }
+        addRoutes(to: router.group().add(middleware: RequestScopeMiddleware(container)))
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: settings.port)),
+            onServerRunning: { logger.info("listening on 127.0.0.1:\($0.localAddress?.port ?? 0)") },
+            logger: logger
+        )
+        let services = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: ContainerService(container)), .init(service: app)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
+        try await services.run()
+    }
+}

@@ -1,0 +1,74 @@
+public import Graft
+public import Hummingbird
+
+/// A request context that carries the request's ``Graft/Scope``, so handlers resolve from it.
+///
+/// ``RequestScopeMiddleware`` opens the scope and stores it here; a handler resolves its
+/// scoped services in one line:
+///
+/// ```swift
+/// router.get("todos") { request, context in
+///     try await context.resolve(TodoRepository.self).all()
+/// }
+/// ```
+///
+/// Use ``BasicGraftRequestContext``, or add the one stored property to your own context:
+///
+/// ```swift
+/// struct AppRequestContext: GraftRequestContext {
+///     var coreContext: CoreRequestContextStorage
+///     var scope: Scope?
+///     init(source: ApplicationRequestContextSource) { coreContext = .init(source: source) }
+/// }
+/// ```
+public protocol GraftRequestContext: RequestContext {
+    /// The request's scope; `nil` until ``RequestScopeMiddleware`` has run.
+    var scope: Scope? { get set }
+}
+
+extension GraftRequestContext {
+    /// Resolves a service from the request's scope.
+    ///
+    /// ```swift
+    /// let unitOfWork = try await context.resolve(UnitOfWork.self)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The registered service type.
+    ///   - name: The registration's name, or `nil` for the unnamed one.
+    /// - Returns: The instance the scope gives, following the service's lifetime.
+    /// - Throws: ``Graft/GraftError``: what the scope throws, or code ``Graft/GraftError/Code/closed``
+    ///   when no ``RequestScopeMiddleware`` opened a scope for this request.
+    public func resolve<Service: Sendable>(
+        _ type: Service.Type = Service.self,
+        name: String? = nil
+    ) async throws(GraftError) -> Service {
+        guard let scope else { throw Self.noScopeError(Service.self) }
+        return try await scope.resolve(type, name: name)
+    }
+
+    static func noScopeError<Service>(_ type: Service.Type) -> GraftError {
+        GraftError(
+            .closed,
+            "cannot resolve \(Service.self): this request has no scope",
+            service: "\(Service.self)",
+            hints: ["add RequestScopeMiddleware(container) to the router (or group) in front of this route"]
+        )
+    }
+}
+
+/// The basic Hummingbird request context, with the request's ``Graft/Scope``.
+public struct BasicGraftRequestContext: GraftRequestContext {
+    /// Hummingbird's own per-request storage.
+    public var coreContext: CoreRequestContextStorage
+    /// The request's scope; set by ``RequestScopeMiddleware``.
+    public var scope: Scope?
+
+    /// A context for a new request, with no scope yet.
+    ///
+    /// - Parameter source: What Hummingbird gives a new request's context.
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.scope = nil
+    }
+}

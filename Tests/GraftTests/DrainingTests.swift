@@ -1,0 +1,118 @@
+import Graft
+import Synchronization
+import Testing
+
+/// Records, in order, what was disposed.
+private final class DisposalLog: Sendable {
+    private let entries = Mutex<[String]>([])
+    func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+    var all: [String] { entries.withLock { $0 } }
+}
+
+private struct Pool: AsyncDisposable {
+    let log: DisposalLog
+    func dispose() async { log.append("pool") }
+}
+
+/// Scoped, like a request's unit of work: it uses the pool until its scope closes.
+private final class UnitOfWork: AsyncDisposable {
+    let pool: Pool
+    init(pool: Pool) { self.pool = pool }
+    func dispose() async {
+        await Task.yield()
+        pool.log.append("unit")
+    }
+}
+
+private func drainingContainer(_ log: DisposalLog) throws -> Container {
+    var builder = ContainerBuilder()
+    builder.register(Pool.self, lifetime: .singleton) { _ in Pool(log: log) }
+    builder.register(UnitOfWork.self, lifetime: .scoped, using: UnitOfWork.init(pool:))
+    return try builder.build()
+}
+
+@Suite(.timeLimit(.minutes(1))) struct DrainingTests {
+    @Test func openScopesFinishBeforeAnythingIsDisposed() async throws {
+        let log = DisposalLog()
+        let container = try drainingContainer(log)
+        let holders = 50
+        let (opened, openedSignal) = AsyncStream<Void>.makeStream()
+        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<holders {
+                group.addTask {
+                    try await container.withScope { scope in
+                        let unit = try await scope.resolve(UnitOfWork.self)
+                        openedSignal.yield()
+                        for await _ in release {}
+                        // Still open while the container drains: the same instance, alive.
+                        #expect(try await scope.resolve(UnitOfWork.self) === unit)
+                        #expect(!log.all.contains("pool"))
+                    }
+                }
+            }
+            var count = 0
+            for await _ in opened {
+                count += 1
+                if count == holders { break }
+            }
+            group.addTask { try await container.shutdown(gracePeriod: .seconds(600)) }
+            while !container.isShuttingDown { await Task.yield() }
+
+            // Refused while draining: a new scope is born closed.
+            let late = container.makeScope()
+            #expect(late.isClosed)
+            let error = await #expect(throws: GraftError.self) { try await late.resolve(UnitOfWork.self) }
+            #expect(error?.code == .closed)
+            #expect(log.all.isEmpty)
+
+            releaseSignal.finish()
+            try await group.waitForAll()
+        }
+        #expect(log.all == Array(repeating: "unit", count: holders) + ["pool"])
+    }
+
+    @Test func theGracePeriodEndingClosesTheScopesStillOpen() async throws {
+        let log = DisposalLog()
+        let container = try drainingContainer(log)
+        let stuck = container.makeScope()
+        _ = try await stuck.resolve(UnitOfWork.self)
+
+        try await container.shutdown(gracePeriod: .milliseconds(20))
+
+        #expect(stuck.isClosed)
+        #expect(log.all == ["unit", "pool"])
+        let error = await #expect(throws: GraftError.self) { try await stuck.resolve(UnitOfWork.self) }
+        #expect(error?.description.contains("cannot resolve UnitOfWork: its scope was closed") == true)
+    }
+
+    @Test func withNoOpenScopeShutdownDisposesAtOnce() async throws {
+        let log = DisposalLog()
+        let container = try drainingContainer(log)
+        _ = try await container.resolve(Pool.self)
+        #expect(!container.isShuttingDown)
+
+        try await container.shutdown(gracePeriod: .seconds(600))
+
+        #expect(container.isShuttingDown)
+        #expect(log.all == ["pool"])
+        try await container.shutdown(gracePeriod: .seconds(600))
+        #expect(log.all == ["pool"], "a second shutdown does nothing")
+    }
+
+    @Test func cancellingTheShutdownEndsTheGracePeriod() async throws {
+        let log = DisposalLog()
+        let container = try drainingContainer(log)
+        let stuck = container.makeScope()
+        _ = try await stuck.resolve(UnitOfWork.self)
+
+        let shutdown = Task { try await container.shutdown(gracePeriod: .seconds(600)) }
+        while !container.isShuttingDown { await Task.yield() }
+        shutdown.cancel()
+        try await shutdown.value
+
+        #expect(stuck.isClosed)
+        #expect(log.all == ["unit", "pool"])
+    }
+}
