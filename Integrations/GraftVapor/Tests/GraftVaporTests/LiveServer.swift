@@ -31,13 +31,17 @@ struct LiveServer {
             }
             let result = try await body(LiveServer(app: app, client: client, port: port))
             try await client.shutdown()
-            await app.server.shutdown()  // a server started by hand is not stopped by asyncShutdown()
-            if !app.didShutdown { try await app.asyncShutdown() }
+            if !app.didShutdown {
+                await app.server.shutdown()  // a server started by hand is not stopped by asyncShutdown()
+                try await app.asyncShutdown()
+            }
             return result
         } catch {
             try? await client.shutdown()
-            await app.server.shutdown()
-            if !app.didShutdown { try? await app.asyncShutdown() }
+            if !app.didShutdown {
+                await app.server.shutdown()
+                try? await app.asyncShutdown()
+            }
             throw error
         }
     }
