@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Graft
 import GraftVapor
 import Testing
@@ -63,6 +64,48 @@ struct RequestScopeTests {
         #expect(response.body == "0:open 1:open 2:open ")
         #expect(ledger.disposed.first == "unit of work 1")
         #expect(ledger.disposed.filter { $0 == "unit of work 1" }.count == 1)
+    }
+
+    @Test func clientDisconnectingMidStreamClosesTheScope() async throws {
+        let ledger = Ledger()
+        let app = try await Application.make(.testing)
+        app.graft.install(try ledger.makeContainer())
+        app.get("endless") { req async throws -> Response in
+            _ = try await req.resolve(UnitOfWork.self)
+            return Response(
+                body: .init(asyncStream: { writer in
+                    do {
+                        // Bounded: a client that never leaves gets 100,000 chunks, and the test fails.
+                        for _ in 0..<100_000 {
+                            _ = try await req.resolve(UnitOfWork.self)
+                            try await writer.write(.buffer(ByteBuffer(repeating: 0x2E, count: 1024)))
+                        }
+                        try await writer.write(.end)
+                    } catch {
+                        ledger.recordDisposal("stream cut off")
+                        try? await writer.write(.error(error))  // Vapor wants every stream ended
+                    }
+                })
+            )
+        }
+        try await LiveServer.run(app) { server in
+            let firstChunk = AsyncStream<Void>.makeStream()
+            let reader = Task {
+                let response = try await server.client.execute(
+                    HTTPClientRequest(url: "http://127.0.0.1:\(server.port)/endless"),
+                    timeout: .seconds(30)
+                )
+                for try await _ in response.body {
+                    firstChunk.continuation.yield()
+                    try await Task.sleep(for: .seconds(60))  // cancelled below: the client goes away
+                }
+            }
+            var chunks = firstChunk.stream.makeAsyncIterator()
+            _ = await chunks.next()
+            reader.cancel()
+            await ledger.waitForDisposals(2)
+        }
+        #expect(ledger.disposed == ["stream cut off", "unit of work 1"])
     }
 
     @Test func throwingHandlerStillClosesItsScope() async throws {
