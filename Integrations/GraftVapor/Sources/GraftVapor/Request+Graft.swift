@@ -5,8 +5,8 @@ extension Request {
     /// The Graft scope of this request, made by ``GraftScopeMiddleware``.
     ///
     /// ```swift
-    /// let scope = try req.graftScope
-    /// let order = try await scope.scope.resolve(Order.self)
+    /// let scope = try req.graftScope          // a Resolver; keeps the scope open while held
+    /// let orders = try await scope.resolveAll(OrderSource.self)
     /// ```
     ///
     /// - Throws: ``GraftError`` when the request did not pass through ``GraftScopeMiddleware``.
@@ -46,6 +46,6 @@ extension Request {
         _ type: Service.Type = Service.self,
         name: String? = nil
     ) async throws(GraftError) -> Service {
-        try await graftScope.scope.resolve(type, name: name)
+        try await graftScope.resolve(type, name: name)
     }
 }

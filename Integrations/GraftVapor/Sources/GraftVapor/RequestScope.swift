@@ -19,8 +19,9 @@ import Logging
 /// }
 /// ```
 ///
-/// Capture `req` rather than a service resolved earlier: holding a service does not hold its scope.
-public final class RequestScope: Sendable {
+/// Capture `req` (or this object) rather than a service resolved earlier: holding a service does
+/// not hold its scope. It is a ``Resolver`` itself, so it can be handed to code that resolves.
+public final class RequestScope: Resolver {
     /// The scope the request's services are resolved from.
     public let scope: Scope
     private let logger: Logger
@@ -28,6 +29,46 @@ public final class RequestScope: Sendable {
     init(scope: Scope, logger: Logger) {
         self.scope = scope
         self.logger = logger
+    }
+
+    /// Resolves a service from the request's scope.
+    ///
+    /// - Parameters:
+    ///   - type: The registered service type.
+    ///   - name: The registration's name, or `nil` for the unnamed one.
+    /// - Returns: The instance its lifetime gives: one per request for `.scoped` services.
+    /// - Throws: ``GraftError`` when the service cannot be resolved synchronously.
+    public func resolve<Service: Sendable>(_ type: Service.Type, name: String?) throws(GraftError) -> Service {
+        try scope.resolve(type, name: name)
+    }
+
+    /// Resolves a service from the request's scope, awaiting async factories.
+    ///
+    /// - Parameters:
+    ///   - type: The registered service type.
+    ///   - name: The registration's name, or `nil` for the unnamed one.
+    /// - Returns: The instance its lifetime gives: one per request for `.scoped` services.
+    /// - Throws: ``GraftError`` when the service cannot be resolved.
+    public func resolve<Service: Sendable>(_ type: Service.Type, name: String?) async throws(GraftError) -> Service {
+        try await scope.resolve(type, name: name)
+    }
+
+    /// Resolves every registration of `type` from the request's scope, in registration order.
+    ///
+    /// - Parameter type: The registered service type.
+    /// - Returns: One instance per registration; an empty array when there is none.
+    /// - Throws: ``GraftError`` when one of them cannot be resolved synchronously.
+    public func resolveAll<Service: Sendable>(_ type: Service.Type) throws(GraftError) -> [Service] {
+        try scope.resolveAll(type)
+    }
+
+    /// Resolves every registration of `type` from the request's scope, awaiting async factories.
+    ///
+    /// - Parameter type: The registered service type.
+    /// - Returns: One instance per registration; an empty array when there is none.
+    /// - Throws: ``GraftError`` when one of them cannot be resolved.
+    public func resolveAll<Service: Sendable>(_ type: Service.Type) async throws(GraftError) -> [Service] {
+        try await scope.resolveAll(type)
     }
 
     /// Closes the scope now, awaiting async disposals; later calls (and the last release) do nothing.

@@ -15,7 +15,7 @@ struct RequestScopeTests {
         app.get("work") { req async throws -> String in
             let first = try await req.resolve(UnitOfWork.self)
             await ledger.arrive(total: requests)  // every request's scope is open at once
-            let second = try await req.resolve(UnitOfWork.self)
+            let second = try await req.graftScope.resolve(UnitOfWork.self)  // the scope is a Resolver too
             return first === second ? "\(first.id)" : "two units of work in one request"
         }
         let bodies = try await LiveServer.run(app, connections: requests) { server in
