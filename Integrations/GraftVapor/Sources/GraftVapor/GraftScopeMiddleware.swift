@@ -51,8 +51,9 @@ enum RequestScopeKey: StorageKey {
 extension Response.Body {
     /// Whether the body is written by a stream callback after the handler returned.
     ///
-    /// Vapor keeps a body's kind internal; a streaming body is the only one that has no bytes in
-    /// memory and is not the empty body.
+    /// Vapor keeps a body's kind internal. A streaming body is the only kind that has no bytes in
+    /// memory (`buffer` is `nil`) and is not the empty body, whose description is `<no body>`;
+    /// a string body reading `<no body>` has bytes, so it is not mistaken for the empty one.
     var isStreaming: Bool {
         buffer == nil && description != Response.Body.empty.description
     }
