@@ -1,4 +1,5 @@
 public import Graft
+import Synchronization
 public import Vapor
 
 /// Gives every request its own Graft ``Scope``, closed exactly once after the response.
@@ -12,6 +13,7 @@ public import Vapor
 public struct GraftScopeMiddleware: AsyncMiddleware {
     /// The container each request's scope is made from.
     public let container: Container
+    private let values = RequestValuesDeclared()
 
     /// Creates the middleware.
     ///
@@ -28,7 +30,7 @@ public struct GraftScopeMiddleware: AsyncMiddleware {
     /// - Returns: The response of `next`.
     /// - Throws: Whatever `next` throws, after the scope was closed.
     public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        let requestScope = RequestScope(scope: container.makeScope(), logger: request.logger)
+        let requestScope = RequestScope(scope: try makeScope(for: request), logger: request.logger)
         request.storage[RequestScopeKey.self] = requestScope
         let response: Response
         do {
@@ -42,6 +44,27 @@ public struct GraftScopeMiddleware: AsyncMiddleware {
         }
         return response
     }
+
+    /// A scope given the request's values when the container declares them
+    /// (``Graft/ContainerBuilder/registerRequestValues(fileID:line:)``), a plain one otherwise.
+    ///
+    /// A container that does not declare them has no service that needs them (`build()` would
+    /// have reported it), so a plain scope loses nothing; the first request finds out which
+    /// kind of container it is, and the others remember.
+    private func makeScope(for request: Request) throws(GraftError) -> Scope {
+        guard values.areDeclared.load(ordering: .relaxed) else { return container.makeScope() }
+        do {
+            return try container.makeScope(providing: RequestID(request.id), request.logger)
+        } catch  where error.code == .notRegistered {
+            values.areDeclared.store(false, ordering: .relaxed)
+            return container.makeScope()
+        }
+    }
+}
+
+/// Whether the container declares the request's values; assumed until a scope says otherwise.
+private final class RequestValuesDeclared: Sendable {
+    let areDeclared = Atomic(true)
 }
 
 enum RequestScopeKey: StorageKey {
