@@ -1,0 +1,45 @@
+public import Graft
+import Logging
+
+/// The id Vapor gave a request (`req.id`), as a value each request's scope is given.
+///
+/// ```swift
+/// struct AuditLog {
+///     init(requestID: RequestID, logger: Logger) { ... }   // autowired from the request's scope
+/// }
+/// ```
+public struct RequestID: Hashable, Sendable, CustomStringConvertible {
+    /// The id, as Vapor writes it in its logs.
+    public let value: String
+
+    /// Wraps a request id.
+    ///
+    /// - Parameter value: The id, as Vapor writes it in its logs.
+    public init(_ value: String) {
+        self.value = value
+    }
+
+    /// The id itself.
+    public var description: String { value }
+}
+
+extension ContainerBuilder {
+    /// Declares the values each request's scope is given: its ``RequestID`` and its `Logger`
+    /// (Vapor's request logger, which carries the request id).
+    ///
+    /// Services then autowire them like any other dependency, and `build()` checks that no
+    /// singleton captures them. Without this call requests get scopes with no values.
+    ///
+    /// ```swift
+    /// builder.registerRequestValues()
+    /// builder.register(AuditLog.self, lifetime: .scoped, using: AuditLog.init(requestID:logger:))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - fileID: Where the registration is made, for messages; leave the default.
+    ///   - line: Where the registration is made, for messages; leave the default.
+    public mutating func registerRequestValues(fileID: String = #fileID, line: Int = #line) {
+        registerScopeValue(RequestID.self, fileID: fileID, line: line)
+        registerScopeValue(Logger.self, fileID: fileID, line: line)
+    }
+}

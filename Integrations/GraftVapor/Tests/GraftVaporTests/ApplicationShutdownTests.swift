@@ -1,0 +1,54 @@
+import Graft
+import GraftVapor
+import Testing
+import Vapor
+
+@Suite(.timeLimit(.minutes(1)))
+struct ApplicationShutdownTests {
+    @Test func applicationShutdownDisposesTheContainer() async throws {
+        let ledger = Ledger()
+        let app = try await Application.make(.testing)
+        let container = try ledger.makeContainer()
+        app.graft.install(container)
+        _ = try await container.resolve(Pool.self)
+        #expect(app.graft.container === container)
+        try await app.asyncShutdown()
+        #expect(ledger.disposed == ["pool"])
+        let error = #expect(throws: GraftError.self) { try container.resolve(Pool.self) }
+        #expect(error?.code == .closed)
+    }
+
+    @Test func shutdownLetsInFlightRequestsFinishBeforeDisposingAnything() async throws {
+        let ledger = Ledger()
+        let app = try await Application.make(.testing)
+        app.graft.install(try ledger.makeContainer())
+        // Added after Graft, so Vapor runs it first when the application shuts down.
+        app.lifecycle.use(ShutdownStarted(ledger: ledger))
+        app.get("slow") { req async throws -> String in
+            let unitOfWork = try await req.resolve(UnitOfWork.self)
+            _ = try await req.resolve(Pool.self)
+            await ledger.arrive(total: 2)  // the test knows this request is in flight
+            await ledger.arrive(total: 2)  // the application has begun shutting down
+            let again = try await req.resolve(UnitOfWork.self)
+            return again === unitOfWork && !again.isDisposed ? "open" : "closed"
+        }
+        let response = try await LiveServer.run(app) { server in
+            async let response = server.get("slow")
+            await ledger.arrive(total: 2)
+            try await app.asyncShutdown()
+            return try await response
+        }
+        #expect(response.status == .ok)
+        #expect(response.body == "open")
+        #expect(ledger.disposed == ["unit of work 1", "pool"])
+    }
+}
+
+/// Meets the in-flight request at the ledger's barrier as soon as the application shuts down.
+private struct ShutdownStarted: LifecycleHandler {
+    let ledger: Ledger
+
+    func shutdownAsync(_ application: Application) async {
+        await ledger.arrive(total: 2)
+    }
+}
