@@ -71,6 +71,19 @@ extension Container {
     }
 }
 
+extension Container {
+    /// Whether `type` was declared with
+    /// ``ContainerBuilder/registerScopeValue(_:fileID:line:)``: for integrations that give
+    /// scopes a value only when the app declared it.
+    ///
+    /// - Parameter type: A scope-value type.
+    /// - Returns: `true` when scopes can be given a `Value`.
+    public func declaresScopeValue<Value: Sendable>(_ type: Value.Type) -> Bool {
+        guard let index = core.table.unnamedIndex(for: ObjectIdentifier(type)) else { return false }
+        return core.table.registrations[index].kind == .scopeValue
+    }
+}
+
 extension Scope {
     /// A child scope given `values`; it sees this scope's other values.
     ///

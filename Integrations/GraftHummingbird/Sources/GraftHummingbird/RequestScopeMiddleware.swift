@@ -21,12 +21,19 @@ import Synchronization
 /// ```
 public struct RequestScopeMiddleware<Context: GraftRequestContext>: RouterMiddleware {
     let container: Container
+    /// Whether the container declared the request values (`registerRequestValues()`), asked once.
+    let givesRequestValues: Bool
 
     /// A middleware that opens each request's scope from `container`.
+    ///
+    /// When the container's builder called
+    /// ``Graft/ContainerBuilder/registerRequestValues(fileID:line:)``, each scope is given the
+    /// request's ``HummingbirdRequestID``, `Logger` and `Request`.
     ///
     /// - Parameter container: The container whose scopes the requests get.
     public init(_ container: Container) {
         self.container = container
+        self.givesRequestValues = container.declaresScopeValue(HummingbirdRequestID.self)
     }
 
     /// Opens the request's scope, runs the rest of the chain, and arranges the scope's closing.
@@ -43,7 +50,16 @@ public struct RequestScopeMiddleware<Context: GraftRequestContext>: RouterMiddle
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let scope = container.makeScope()
+        let scope: Scope
+        if givesRequestValues {
+            do {
+                scope = try container.makeScope(providing: HummingbirdRequestID(context.id), context.logger, request)
+            } catch {
+                throw HTTPError(.serviceUnavailable, message: "The server is shutting down.")
+            }
+        } else {
+            scope = container.makeScope()
+        }
         if scope.isClosed {
             throw HTTPError(.serviceUnavailable, message: "The server is shutting down.")
         }
