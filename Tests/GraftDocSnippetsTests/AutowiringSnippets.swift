@@ -45,3 +45,45 @@ final class RaceCar: Sendable {
         #expect(problems.contains { "\($0)".contains("no registration for Transmission, which RaceCar needs") })
     }
 }
+
+// Runtime arguments.
+
+struct Lap: Sendable {
+    let number: Int
+}
+
+final class PitStop: Sendable {
+    let lap: Lap
+    let car: RaceCar
+
+    init(lap: Lap, car: RaceCar, radio: PitRadio) {
+        self.lap = lap
+        self.car = car
+    }
+}
+
+final class RaceStrategy: Sendable {
+    private let pitStops: Factory<PitStop, Lap>
+    init(pitStops: Factory<PitStop, Lap>) { self.pitStops = pitStops }
+
+    func boxBox(on lap: Lap) throws -> PitStop { try pitStops.make(lap) }
+}
+
+@Suite struct RuntimeArgumentSnippets {
+    @Test func aCallerPassesTheLapAndTheGraphSuppliesTheRest() throws {
+        var builder = ContainerBuilder()
+        builder.register((any Engine).self, lifetime: .singleton) { _ in V12Engine() }
+        builder.register(Transmission.self, using: Transmission.init)
+        builder.register(RaceCar.self, lifetime: .singleton, using: RaceCar.init(engine:transmission:telemetry:))
+        builder.register(PitRadio.self, instance: PitRadio(frequency: RadioFrequency(megahertz: 433)))
+        builder.register(PitStop.self, arguments: Lap.self, using: PitStop.init(lap:car:radio:))
+        builder.register(RaceStrategy.self, using: RaceStrategy.init(pitStops:))
+        let container = try builder.build()
+
+        let stop = try container.resolve(PitStop.self, arguments: Lap(number: 18))
+        let strategy = try container.resolve(RaceStrategy.self)
+
+        #expect(stop.lap.number == 18)
+        #expect(try strategy.boxBox(on: Lap(number: 41)).lap.number == 41)
+    }
+}

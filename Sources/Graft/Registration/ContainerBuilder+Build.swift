@@ -105,7 +105,7 @@ extension ContainerBuilder {
 }
 
 extension ContainerBuilder {
-    /// The registrations as a diagram, with every problem ``validate()`` finds highlighted.
+    /// The registrations as a diagram, with every problem ``validate()-3o4z6`` finds highlighted.
     ///
     /// - Parameter format: The diagram language.
     /// - Returns: The diagram's source text.

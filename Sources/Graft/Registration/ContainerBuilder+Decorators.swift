@@ -111,19 +111,14 @@ extension ContainerBuilder {
         _ line: Int,
         _ disposer: Disposer
     ) {
-        let key = ServiceKey(type, name: name)
-        guard let index = registrations.lastIndex(where: { $0.key == key }) else {
-            problems.append(
-                GraftError(
-                    .notRegistered,
-                    "onDispose for \(key.subject), which is not registered before it",
-                    service: key.description,
-                    hints: ["register \(key.typeName) first, then add the dispose closure (\(fileID):\(line))"]
-                )
-            )
-            return
-        }
-        registrations[index].add(Activation(disposer: disposer))
+        addHook(
+            to: ServiceKey(type, name: name),
+            "onDispose",
+            "dispose closure",
+            fileID,
+            line,
+            Activation(disposer: disposer)
+        )
     }
 
     /// The registrations with every decorator added to those it applies to, after their own

@@ -3,9 +3,9 @@ extension ContainerBuilder {
     /// Every registration that a later one of the same type and name replaces, in the order the
     /// replacements were made. Last-wins is the rule, so a replacement is no problem; this list
     /// is for reading (a `.singleton` that became transient by a second `register` is easy to
-    /// miss). ``validate()`` keeps meaning "what `build()` throws", so it does not include them;
+    /// miss). ``validate()-3o4z6`` keeps meaning "what `build()` throws", so it does not include them;
     /// set ``rejectsLifetimeChangingReplacements`` to make `build()` reject the risky ones.
-    /// Replacements made by ``Container/overriding(_:)`` are intended and not listed.
+    /// Replacements made by ``Container/overriding(_:)-1avvp`` are intended and not listed.
     ///
     /// ```swift
     /// for replacement in builder.replacements { print(replacement) }

@@ -38,7 +38,7 @@ public struct ContainerBuilder: Sendable {
     /// ```
     public var unhandledErrorHandler: @Sendable (GraftError) -> Void = ContainerBuilder.writeToStandardError
 
-    /// Makes `build()` (and ``validate()``) report a registration that replaces an earlier one of
+    /// Makes `build()` (and ``validate()-3o4z6``) report a registration that replaces an earlier one of
     /// the same type and name with another lifetime, which is easy to do by mistake. Off by
     /// default: last-wins is the rule. ``replacements`` lists every replacement either way.
     ///
@@ -276,25 +276,41 @@ public struct ContainerBuilder: Sendable {
         line: Int = #line,
         _ hook: @escaping @Sendable (inout Service, any Resolver) throws -> Void
     ) {
-        let key = ServiceKey(type, name: name)
-        guard let index = registrations.lastIndex(where: { $0.key == key }) else {
-            problems.append(
-                GraftError(
-                    .notRegistered,
-                    "onActivation for \(key.subject), which is not registered before it",
-                    service: key.description,
-                    hints: ["register \(key.typeName) first, then add the hook (\(fileID):\(line))"]
-                )
-            )
-            return
-        }
-        registrations[index].add(
+        addHook(
+            to: ServiceKey(type, name: name),
+            "onActivation",
+            "hook",
+            fileID,
+            line,
             Activation { value, resolver in
                 guard var service = value as? Service else { return }
                 try hook(&service, resolver)
                 value = service
             }
         )
+    }
+
+    /// Adds `hook` to the latest registration of `key`, or records that there is none yet.
+    mutating func addHook(
+        to key: ServiceKey,
+        _ method: String,
+        _ hookName: String,
+        _ fileID: String,
+        _ line: Int,
+        _ hook: Activation
+    ) {
+        guard let index = registrations.lastIndex(where: { $0.key == key }) else {
+            problems.append(
+                GraftError(
+                    .notRegistered,
+                    "\(method) for \(key.subject), which is not registered before it",
+                    service: key.description,
+                    hints: ["register \(key.typeName) first, then add the \(hookName) (\(fileID):\(line))"]
+                )
+            )
+            return
+        }
+        registrations[index].add(hook)
     }
 
     /// Adds a module's registrations and records what it requires.

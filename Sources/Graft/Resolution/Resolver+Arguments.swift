@@ -18,7 +18,7 @@ extension Resolver {
     ///   - more: The others, in the order the registration declares them.
     /// - Returns: A new instance.
     /// - Throws: ``GraftError`` with code ``GraftError/Code/runtimeArguments`` when the arguments'
-    ///   types are not the registration's, and as ``resolve(_:name:)`` does otherwise.
+    ///   types are not the registration's, and as `resolve(_:name:)` does otherwise.
     public func resolve<Service: Sendable, First: Sendable, each More: Sendable>(
         _ type: Service.Type = Service.self,
         name: String? = nil,
