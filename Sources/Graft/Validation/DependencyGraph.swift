@@ -22,6 +22,8 @@ struct DependencyGraph: Sendable {
     /// Every injected ``Factory``: which registration, which parameter, the argument types it
     /// passes. Few graphs have any; the runtime-argument checks read them.
     let factories: [(dependent: Int, position: Int, arguments: [ServiceKey])]
+    /// The registrations that take runtime arguments, in registration order.
+    let argumentTakers: [Int]
     /// For each registration, the registration whose async factory makes it need `await`
     /// (itself, or one reached through immediate dependencies), or `nil`.
     /// Stored as 32-bit indexes, `-1` for none: 4 bytes per registration instead of 16.
@@ -50,6 +52,7 @@ struct DependencyGraph: Sendable {
         var edges: [[Edge]] = []
         var missing: [(Int, ServiceKey)] = []
         var factories: [(Int, Int, [ServiceKey])] = []
+        var argumentTakers: [Int] = []
         links.reserveCapacity(registrations.count)
         edges.reserveCapacity(registrations.count)
         for index in registrations.indices {
@@ -67,6 +70,7 @@ struct DependencyGraph: Sendable {
             for (position, declared) in declaredDependencies.enumerated() {
                 if declared.isArgument {
                     // The caller passes it: no edge, and nothing is missing.
+                    if argumentTakers.last != index { argumentTakers.append(index) }
                     entryLinks.append(-1)
                     continue
                 }
@@ -97,6 +101,7 @@ struct DependencyGraph: Sendable {
         self.edges = edges
         self.missing = missing
         self.factories = factories
+        self.argumentTakers = argumentTakers
         self.asyncCauses = computeAsyncCauses()
     }
 

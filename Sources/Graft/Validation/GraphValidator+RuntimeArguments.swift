@@ -4,7 +4,7 @@ extension GraphValidator {
     /// A shared lifetime with arguments, a plain dependency on a service that takes arguments,
     /// and a ``Factory`` whose argument types are not the registration's.
     func runtimeArgumentProblems() -> [GraftError] {
-        let takers = (0..<graph.count).filter { graph.registrations[$0].dependencies.contains(where: \.isArgument) }
+        let takers = graph.argumentTakers
         guard !takers.isEmpty || !graph.factories.isEmpty else { return [] }
         var problems = takers.compactMap(sharedLifetimeProblem)
         let takesArguments = Set(takers)
