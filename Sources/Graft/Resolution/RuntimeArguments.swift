@@ -30,9 +30,7 @@ extension ContainerCore {
         arguments: RuntimeArguments,
         _ state: inout ResolveState
     ) throws(GraftError) -> Service {
-        if entry.arguments.isEmpty && arguments.isEmpty { return try make(entry, &state) }
-        if state.scope.isClosed { throw closedError(entry.key, state.scope) }
-        try check(arguments, for: entry)
+        guard try takesArguments(entry, arguments, state) else { return try make(entry, &state) }
         do {
             try requireNoAwait(entry, state)
             // Only transients take arguments (`build()` checks it), so the instance is new and
@@ -49,14 +47,25 @@ extension ContainerCore {
         arguments: RuntimeArguments,
         _ state: inout ResolveState
     ) async throws(GraftError) -> Service {
-        if entry.arguments.isEmpty && arguments.isEmpty { return try await makeAsync(entry, &state) }
-        if state.scope.isClosed { throw closedError(entry.key, state.scope) }
-        try check(arguments, for: entry)
+        guard try takesArguments(entry, arguments, state) else { return try await makeAsync(entry, &state) }
         do {
             return try await createAsync(entry, &state, owner: state.scope, arguments: arguments.values)
         } catch {
             throw CycleReport.unwinding(error, through: entry.key)
         }
+    }
+
+    /// Whether `entry` is made from `arguments` (after checking them, and that the scope is
+    /// open); `false` when neither declares any, so the entry is made as any other.
+    private func takesArguments(
+        _ entry: Entry,
+        _ arguments: RuntimeArguments,
+        _ state: ResolveState
+    ) throws(GraftError) -> Bool {
+        if entry.arguments.isEmpty && arguments.isEmpty { return false }
+        if state.scope.isClosed { throw closedError(entry.key, state.scope) }
+        try check(arguments, for: entry)
+        return true
     }
 
     /// The entry registered for `type` and `name`, for a resolve with arguments.
