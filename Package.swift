@@ -58,7 +58,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GraftDocSnippetsTests",
-            dependencies: ["Graft"],
+            dependencies: ["Graft", "GraftTesting"],
             swiftSettings: swiftSettings
         ),
         // Top-level code that falls into the sync/async overload trap; `GraftTests` runs it.
