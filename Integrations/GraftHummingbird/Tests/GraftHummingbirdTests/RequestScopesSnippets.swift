@@ -86,8 +86,8 @@ private func runServer() async throws {
 
 /// Waits until `store` holds `count` titles: a scope closes just after its response is written.
 private func waitForTitles(_ count: Int, in store: TodoStore) async {
-    for _ in 0..<100_000 {
-        if await store.titles.count >= count { return }
+    let deadline = ContinuousClock.now + .seconds(10)
+    while await store.titles.count < count, ContinuousClock.now < deadline {
         await Task.yield()
     }
 }
@@ -135,7 +135,8 @@ private func waitForTitles(_ count: Int, in store: TodoStore) async {
         try await app.test(.live) { client in
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await container.shutdown(gracePeriod: .seconds(10)) }
-                for _ in 0..<100_000 where !container.isShuttingDown { await Task.yield() }
+                let deadline = ContinuousClock.now + .seconds(10)
+                while !container.isShuttingDown, ContinuousClock.now < deadline { await Task.yield() }
                 #expect(container.isShuttingDown)
                 try await client.execute(uri: "/todos", method: .get) { response in
                     #expect(response.status == .serviceUnavailable)

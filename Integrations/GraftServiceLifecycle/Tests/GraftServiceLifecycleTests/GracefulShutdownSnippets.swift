@@ -127,7 +127,10 @@ private struct BrokenPool: AsyncDisposable {
             for await _ in started { break }
 
             await group.triggerGracefulShutdown()
-            while !container.isShuttingDown { await Task.yield() }
+            // Listed last, the container is told first; the wait is bounded.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !container.isShuttingDown, ContinuousClock.now < deadline { await Task.yield() }
+            #expect(container.isShuttingDown)
             // Draining: no new scope, so a job taken now would fail; the open one goes on.
             let error = await #expect(throws: GraftError.self) {
                 try await container.makeScope().resolve(UnitOfWork.self)
