@@ -7,6 +7,12 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// The `generate-documentation` command plugin, only when `GRAFT_DOCS` is set: a package that
+/// depends on this one then never fetches the plugin. No target depends on it.
+let documentationPlugin: [Package.Dependency] =
+    Context.environment["GRAFT_DOCS"] == nil
+    ? [] : [.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")]
+
 let package = Package(
     name: "GraftHummingbird",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
@@ -17,7 +23,7 @@ let package = Package(
         .package(name: "Graft", path: "../.."),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-    ],
+    ] + documentationPlugin,
     targets: [
         .target(
             name: "GraftHummingbird",

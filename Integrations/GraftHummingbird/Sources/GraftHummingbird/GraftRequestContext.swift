@@ -1,10 +1,10 @@
 public import Graft
 public import Hummingbird
 
-/// A request context that carries the request's ``Graft/Scope``, so handlers resolve from it.
+/// A request context that carries the request's Graft `Scope`, so handlers resolve from it.
 ///
 /// ``RequestScopeMiddleware`` opens the scope and stores it here; a handler resolves its
-/// scoped services in one line:
+/// scoped services in one line, with ``resolve(_:name:)``:
 ///
 /// ```swift
 /// router.get("todos") { request, context in
@@ -23,11 +23,17 @@ public import Hummingbird
 /// ```
 public protocol GraftRequestContext: RequestContext {
     /// The request's scope; `nil` until ``RequestScopeMiddleware`` has run.
+    ///
+    /// The middleware closes it once the response has been written, so code that keeps it
+    /// (a streaming response body, say) can resolve from it until then.
     var scope: Scope? { get set }
 }
 
 extension GraftRequestContext {
     /// Resolves a service from the request's scope.
+    ///
+    /// Scoped services are made once per request: every call in the same request gets the
+    /// same instance, which is disposed when the request's scope closes.
     ///
     /// ```swift
     /// let unitOfWork = try await context.resolve(UnitOfWork.self)
@@ -37,8 +43,8 @@ extension GraftRequestContext {
     ///   - type: The registered service type.
     ///   - name: The registration's name, or `nil` for the unnamed one.
     /// - Returns: The instance the scope gives, following the service's lifetime.
-    /// - Throws: ``Graft/GraftError``: what the scope throws, or code ``Graft/GraftError/Code/closed``
-    ///   when no ``RequestScopeMiddleware`` opened a scope for this request.
+    /// - Throws: A `GraftError`: what the scope throws, or one with code `closed` and a hint to
+    ///   add the middleware when no ``RequestScopeMiddleware`` opened a scope for this request.
     public func resolve<Service: Sendable>(
         _ type: Service.Type = Service.self,
         name: String? = nil
@@ -57,14 +63,24 @@ extension GraftRequestContext {
     }
 }
 
-/// The basic Hummingbird request context, with the request's ``Graft/Scope``.
+/// The basic Hummingbird request context, with the request's Graft `Scope`.
+///
+/// Give it to the router when your app needs nothing more in its context:
+///
+/// ```swift
+/// let router = Router(context: BasicGraftRequestContext.self)
+/// router.add(middleware: RequestScopeMiddleware(container))
+/// ```
 public struct BasicGraftRequestContext: GraftRequestContext {
-    /// Hummingbird's own per-request storage.
+    /// Hummingbird's own per-request storage: the request's id, its logger and the like.
     public var coreContext: CoreRequestContextStorage
-    /// The request's scope; set by ``RequestScopeMiddleware``.
+
+    /// The request's scope; set by ``RequestScopeMiddleware``, `nil` before it has run.
     public var scope: Scope?
 
     /// A context for a new request, with no scope yet.
+    ///
+    /// Hummingbird calls it for each request; the middleware then adds the scope.
     ///
     /// - Parameter source: What Hummingbird gives a new request's context.
     public init(source: ApplicationRequestContextSource) {

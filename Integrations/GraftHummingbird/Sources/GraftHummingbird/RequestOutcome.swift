@@ -18,12 +18,23 @@ public final class RequestOutcome: Sendable {
     private let failure = Atomic(false)
 
     /// An outcome that has not failed (yet).
+    ///
+    /// Register it with a scoped lifetime, so each request has its own.
     public init() {}
 
     /// Whether the handler threw or the response could not be written.
+    ///
+    /// Read it in `dispose()`: by then the middleware has set it for a failed request.
     public var failed: Bool { failure.load(ordering: .acquiring) }
 
-    /// Marks the request failed; the middleware calls it, and so may a handler that answers
-    /// with an error status without throwing.
+    /// Marks the request failed.
+    ///
+    /// The middleware calls it, and so may a handler that answers with an error status without
+    /// throwing:
+    ///
+    /// ```swift
+    /// try await context.resolve(RequestOutcome.self).markFailed()
+    /// return .conflict
+    /// ```
     public func markFailed() { failure.store(true, ordering: .releasing) }
 }

@@ -2,7 +2,7 @@ public import Graft
 public import Hummingbird
 import Synchronization
 
-/// A middleware that opens a ``Graft/Scope`` for each request and closes it exactly once, when
+/// A middleware that opens a Graft `Scope` for each request and closes it exactly once, when
 /// the response has been fully written.
 ///
 /// The scope closes after the response body has been written, so a streaming body still sees
@@ -11,6 +11,9 @@ import Synchronization
 /// disposals are awaited. While the container shuts down, a request that arrives gets no scope
 /// and is answered `503 Service Unavailable`. When the request fails, a registered
 /// ``RequestOutcome`` is marked failed before the scope closes.
+///
+/// Add it in front of the routes that resolve; the router's context must conform to
+/// ``GraftRequestContext``.
 ///
 /// ```swift
 /// let router = Router(context: BasicGraftRequestContext.self)
@@ -28,7 +31,8 @@ public struct RequestScopeMiddleware<Context: GraftRequestContext>: RouterMiddle
     ///
     /// When the container's builder called
     /// ``Graft/ContainerBuilder/registerRequestValues(fileID:line:)``, each scope is given the
-    /// request's ``HummingbirdRequestID``, `Logger` and `Request`.
+    /// request's ``HummingbirdRequestID``, `Logger` and `Request`. The middleware asks the
+    /// container once, here, not on each request.
     ///
     /// - Parameter container: The container whose scopes the requests get.
     public init(_ container: Container) {
@@ -37,6 +41,10 @@ public struct RequestScopeMiddleware<Context: GraftRequestContext>: RouterMiddle
     }
 
     /// Opens the request's scope, runs the rest of the chain, and arranges the scope's closing.
+    ///
+    /// Hummingbird calls it for each request. When the rest of the chain throws, the scope is
+    /// closed (and a registered ``RequestOutcome`` marked failed) before the error is rethrown;
+    /// otherwise the returned response's body closes the scope once it has been written.
     ///
     /// - Parameters:
     ///   - request: The request.

@@ -1,14 +1,14 @@
 public import Graft
 public import ServiceLifecycle
 
-/// A ``Graft/Container`` as a `Service` in a `ServiceGroup`: on graceful shutdown it drains,
+/// A Graft `Container` as a `Service` in a `ServiceGroup`: on graceful shutdown it drains,
 /// then disposes everything the container created.
 ///
-/// When the group shuts down gracefully (SIGTERM, say), the service calls
-/// ``Graft/Container/shutdown(gracePeriod:)``: the container makes no new scope, the scopes
-/// already open (requests in flight) go on until they close, or until `gracePeriod` ends, and
-/// then every scope left and every singleton is disposed, newest first. When the group cancels
-/// the service instead, the container shuts down at once.
+/// When the group shuts down gracefully (SIGTERM, say), the service calls the container's
+/// `shutdown(gracePeriod:)`: the container makes no new scope, the scopes already open (requests
+/// or jobs in flight) go on until they close, or until `gracePeriod` ends, and then every scope
+/// left and every singleton is disposed, newest first. When the group cancels the service
+/// instead, the container shuts down at once.
 ///
 /// ```swift
 /// let container = try await builder.build()
@@ -31,13 +31,25 @@ public import ServiceLifecycle
 /// arrive while it drains get no scope; the Hummingbird integration answers them
 /// `503 Service Unavailable`. Either order shuts down cleanly; listing the container first
 /// keeps the server answering normally until it stops.
+///
+/// <doc:GracefulShutdown> walks through a whole group, with a job runner in place of a server.
 public struct ContainerService: Service, CustomStringConvertible {
     /// The container the service shuts down.
+    ///
+    /// The service only shuts it down; building it and resolving from it are the app's business.
     public let container: Container
+
     /// How long open scopes may go on once graceful shutdown has begun.
+    ///
+    /// When it ends, the scopes still open are closed for them, their disposals run, and the
+    /// container shuts down.
     public let gracePeriod: Duration
 
     /// A service that shuts `container` down when its service group ends.
+    ///
+    /// ```swift
+    /// let service = ContainerService(container, gracePeriod: .seconds(30))
+    /// ```
     ///
     /// - Parameters:
     ///   - container: The container to drain and shut down.
@@ -50,7 +62,11 @@ public struct ContainerService: Service, CustomStringConvertible {
 
     /// Waits for graceful shutdown (or cancellation), then drains and shuts the container down.
     ///
-    /// - Throws: ``Graft/GraftError`` listing every `dispose()` that threw.
+    /// The `ServiceGroup` calls it; you do not. On graceful shutdown the container drains for up
+    /// to ``gracePeriod``; on cancellation it closes what is open at once. Either way every
+    /// disposal runs, even after one has thrown.
+    ///
+    /// - Throws: A `GraftError` with code `disposalFailed` listing every `dispose()` that threw.
     public func run() async throws {
         // Cancellation ends the wait too: `shutdown(gracePeriod:)` then sees a cancelled task and
         // closes what is open at once.
@@ -58,6 +74,8 @@ public struct ContainerService: Service, CustomStringConvertible {
         try await container.shutdown(gracePeriod: gracePeriod)
     }
 
-    /// How the service appears in `ServiceGroup`'s logs.
+    /// How the service appears in `ServiceGroup`'s logs, with its grace period.
+    ///
+    /// For example `Graft.Container (grace period 10.0 seconds)`.
     public var description: String { "Graft.Container (grace period \(gracePeriod))" }
 }
