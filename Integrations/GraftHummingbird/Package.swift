@@ -23,6 +23,7 @@ let package = Package(
         .package(name: "Graft", path: "../.."),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ] + documentationPlugin,
     targets: [
         .target(
@@ -41,6 +42,8 @@ let package = Package(
                 .product(name: "Graft", package: "Graft"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // A raw TCP client that can hang up in the middle of a response.
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

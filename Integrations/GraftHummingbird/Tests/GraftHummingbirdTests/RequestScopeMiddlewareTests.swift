@@ -3,6 +3,7 @@ import GraftHummingbird
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import NIOPosix
 import Synchronization
 import Testing
 
@@ -103,6 +104,21 @@ private func makeApp(_ tracker: Tracker, gate: Gate = Gate()) throws -> (some Ap
             }
         )
     }
+    router.get("endless") { _, context -> Response in
+        _ = try await context.resolve(Probe.self)
+        return Response(
+            status: .ok,
+            body: ResponseBody { writer in
+                // Until the client hangs up; bounded, so a client that never does cannot hold
+                // the test for longer than 30 seconds.
+                for _ in 0..<3_000 {
+                    try await writer.write(ByteBuffer(repeating: UInt8(ascii: "."), count: 1024))
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                try await writer.finish(nil)
+            }
+        )
+    }
     router.get("throws") { _, context -> String in
         _ = try await context.resolve(Probe.self)
         throw HTTPError(.badRequest, message: "no")
@@ -160,6 +176,26 @@ private func makeApp(_ tracker: Tracker, gate: Gate = Gate()) throws -> (some Ap
         }
         await tracker.waitForDisposals(1)
         #expect(tracker.disposals == [1: 1])
+    }
+
+    @Test func aClientThatHangsUpMidStreamStillClosesItsScope() async throws {
+        let tracker = Tracker()
+        let (app, _) = try makeApp(tracker)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let connection = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(host: "127.0.0.1", port: port) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    }
+                }
+            try await connection.executeThenClose { inbound, outbound in
+                try await outbound.write(ByteBuffer(string: "GET /endless HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+                for try await _ in inbound { break }  // the response has begun; now hang up
+            }
+            await tracker.waitForDisposals(1)
+            #expect(tracker.disposals == [1: 1])
+        }
     }
 
     @Test(arguments: [("/throws", HTTPResponse.Status.badRequest), ("/fails", .internalServerError)])
