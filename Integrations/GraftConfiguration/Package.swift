@@ -7,6 +7,12 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// The `generate-documentation` command plugin, only when `GRAFT_DOCS` is set (`.ci/run` sets it):
+/// a package that depends on this one then never fetches the plugin. No target depends on it.
+let documentationPlugin: [Package.Dependency] =
+    Context.environment["GRAFT_DOCS"] == nil
+    ? [] : [.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")]
+
 let package = Package(
     name: "GraftConfiguration",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
@@ -22,7 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         // FilePath, for the example's file provider (swift-configuration depends on it already).
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
-    ],
+    ]
+        + documentationPlugin,
     targets: [
         .target(
             name: "GraftConfiguration",

@@ -7,6 +7,12 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// The `generate-documentation` command plugin, only when `GRAFT_DOCS` is set (`.ci/run` sets it):
+/// a package that depends on this one then never fetches the plugin. No target depends on it.
+let documentationPlugin: [Package.Dependency] =
+    Context.environment["GRAFT_DOCS"] == nil
+    ? [] : [.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")]
+
 let package = Package(
     name: "GraftVapor",
     platforms: [.macOS(.v15)],
@@ -17,7 +23,8 @@ let package = Package(
         .package(name: "Graft", path: "../.."),
         .package(url: "https://github.com/vapor/vapor.git", from: "4.122.3"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
-    ],
+    ]
+        + documentationPlugin,
     targets: [
         .target(
             name: "GraftVapor",

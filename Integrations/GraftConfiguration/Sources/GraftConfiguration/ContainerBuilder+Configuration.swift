@@ -10,7 +10,7 @@ extension ContainerBuilder {
     /// `"pit.lane"` read `race.pit.lane`, the environment variable `RACE_PIT_LANE`). A required
     /// key that no provider has, a value that is not of the declared type, a type configuration
     /// cannot supply and an unknown key (found through `unknownKeysIn`) are recorded as build
-    /// problems: `build()` throws them in one ``GraftError`` with every missing service and
+    /// problems: `build()` throws them in one `GraftError` with every missing service and
     /// cycle, and nothing is registered half-filled.
     ///
     /// ```swift
@@ -28,7 +28,7 @@ extension ContainerBuilder {
     /// leak into a message, a log or the graph export, whether a provider marks it or not.
     ///
     /// - Parameters:
-    ///   - type: The settings type; its ``KeyValueInjectable/injectableKeys`` say what to read.
+    ///   - type: The settings type; its `injectableKeys` say what to read.
     ///   - name: A name to tell several registrations of one type apart.
     ///   - reader: Where the values come from; its providers are asked in order.
     ///   - prefix: A dotted key prefix for every key of `Settings`, or `nil` for none.

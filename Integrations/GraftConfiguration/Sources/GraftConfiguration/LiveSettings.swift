@@ -30,7 +30,7 @@ public struct LiveSettings<Settings: KeyValueInitializable & Sendable>: Sendable
     /// ```
     ///
     /// - Returns: A new settings value.
-    /// - Throws: ``Graft/GraftError`` listing every problem, as `build()` would report them.
+    /// - Throws: `GraftError` listing every problem, as `build()` would report them.
     public func current() throws(GraftError) -> Settings {
         try binding.read().get()
     }

@@ -2,16 +2,29 @@ public import Graft
 import Synchronization
 public import Vapor
 
-/// Gives every request its own Graft ``Scope``, closed exactly once after the response.
+/// Gives every request its own Graft `Scope`, closed exactly once after the response.
 ///
-/// ``Application/Graft/install(_:)`` adds it for you; add it by hand only to scope part of the
-/// routes (a route group's `grouped(_:)`).
+/// ``Vapor/Application/Graft/install(_:)`` adds it for you; add it by hand only to scope part
+/// of the routes (a route group's `grouped(_:)`). Added by hand, it does not shut the container
+/// down: call the container's `shutdown()` yourself when the application stops.
+///
+/// ```swift
+/// let api = app.grouped(GraftScopeMiddleware(container: container))
+/// api.get("orders") { req async throws -> String in
+///     let transaction = try await req.resolve(Transaction.self)
+///     return "\(transaction.requestID)"
+/// }
+/// ```
 ///
 /// The scope closes when the handler throws, as soon as the response is ready when its body is
 /// already in memory, and for a streaming body when the stream lets go of the request (see
 /// ``RequestScope``).
 public struct GraftScopeMiddleware: AsyncMiddleware {
     /// The container each request's scope is made from.
+    ///
+    /// When the builder called
+    /// ``Graft/ContainerBuilder/registerRequestValues(fileID:line:)``, each scope is given the
+    /// request's ``RequestID`` and `Logger`.
     public let container: Container
     private let values = RequestValuesDeclared()
 
@@ -23,6 +36,10 @@ public struct GraftScopeMiddleware: AsyncMiddleware {
     }
 
     /// Opens the request's scope, runs the rest of the chain and closes the scope when it is done.
+    ///
+    /// Vapor calls this; you do not. The scope closes before the response is returned when its
+    /// body is in memory, before the error is rethrown when `next` throws, and when the
+    /// ``RequestScope`` is released for a streaming body.
     ///
     /// - Parameters:
     ///   - request: The incoming request; its scope is reachable as `request.graftScope`.

@@ -20,9 +20,12 @@ import Logging
 /// ```
 ///
 /// Capture `req` (or this object) rather than a service resolved earlier: holding a service does
-/// not hold its scope. It is a ``Resolver`` itself, so it can be handed to code that resolves.
+/// not hold its scope. It is a `Resolver` itself, so it can be handed to code that resolves.
 public final class RequestScope: Resolver {
     /// The scope the request's services are resolved from.
+    ///
+    /// Use it for what a `Resolver` does not offer, such as a child scope for work inside the
+    /// request. Holding it does not keep the scope open: hold the ``RequestScope`` instead.
     public let scope: Scope
     private let logger: Logger
 
@@ -33,40 +36,54 @@ public final class RequestScope: Resolver {
 
     /// Resolves a service from the request's scope.
     ///
+    /// The synchronous form, for code that is not `async`; it throws when making the service
+    /// needs an `async` factory. In an `async` function, the compiler picks the `async` form.
+    ///
     /// - Parameters:
     ///   - type: The registered service type.
     ///   - name: The registration's name, or `nil` for the unnamed one.
     /// - Returns: The instance its lifetime gives: one per request for `.scoped` services.
-    /// - Throws: ``GraftError`` when the service cannot be resolved synchronously.
+    /// - Throws: `GraftError` when the service cannot be resolved synchronously.
     public func resolve<Service: Sendable>(_ type: Service.Type, name: String?) throws(GraftError) -> Service {
         try scope.resolve(type, name: name)
     }
 
     /// Resolves a service from the request's scope, awaiting async factories.
     ///
+    /// ```swift
+    /// let scope = try req.graftScope
+    /// let transaction = try await scope.resolve(Transaction.self, name: nil)
+    /// ```
+    ///
     /// - Parameters:
     ///   - type: The registered service type.
     ///   - name: The registration's name, or `nil` for the unnamed one.
     /// - Returns: The instance its lifetime gives: one per request for `.scoped` services.
-    /// - Throws: ``GraftError`` when the service cannot be resolved.
+    /// - Throws: `GraftError` when the service cannot be resolved.
     public func resolve<Service: Sendable>(_ type: Service.Type, name: String?) async throws(GraftError) -> Service {
         try await scope.resolve(type, name: name)
     }
 
     /// Resolves every registration of `type` from the request's scope, in registration order.
     ///
+    /// The synchronous form, for code that is not `async`.
+    ///
     /// - Parameter type: The registered service type.
     /// - Returns: One instance per registration; an empty array when there is none.
-    /// - Throws: ``GraftError`` when one of them cannot be resolved synchronously.
+    /// - Throws: `GraftError` when one of them cannot be resolved synchronously.
     public func resolveAll<Service: Sendable>(_ type: Service.Type) throws(GraftError) -> [Service] {
         try scope.resolveAll(type)
     }
 
     /// Resolves every registration of `type` from the request's scope, awaiting async factories.
     ///
+    /// ```swift
+    /// let sources = try await req.graftScope.resolveAll(OrderSource.self)
+    /// ```
+    ///
     /// - Parameter type: The registered service type.
     /// - Returns: One instance per registration; an empty array when there is none.
-    /// - Throws: ``GraftError`` when one of them cannot be resolved.
+    /// - Throws: `GraftError` when one of them cannot be resolved.
     public func resolveAll<Service: Sendable>(_ type: Service.Type) async throws(GraftError) -> [Service] {
         try await scope.resolveAll(type)
     }

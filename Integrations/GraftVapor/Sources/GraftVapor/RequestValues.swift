@@ -3,6 +3,9 @@ import Logging
 
 /// The id Vapor gave a request (`req.id`), as a value each request's scope is given.
 ///
+/// After ``Graft/ContainerBuilder/registerRequestValues(fileID:line:)``, a scoped service
+/// takes it as a parameter and is given the id of the request it serves.
+///
 /// ```swift
 /// struct AuditLog {
 ///     init(requestID: RequestID, logger: Logger) { ... }   // autowired from the request's scope
@@ -10,16 +13,20 @@ import Logging
 /// ```
 public struct RequestID: Hashable, Sendable, CustomStringConvertible {
     /// The id, as Vapor writes it in its logs.
+    ///
+    /// It equals the request's `id`.
     public let value: String
 
     /// Wraps a request id.
+    ///
+    /// ``GraftScopeMiddleware`` makes one per request; tests make their own.
     ///
     /// - Parameter value: The id, as Vapor writes it in its logs.
     public init(_ value: String) {
         self.value = value
     }
 
-    /// The id itself.
+    /// The id itself, so that `"\(requestID)"` reads as the id.
     public var description: String { value }
 }
 
