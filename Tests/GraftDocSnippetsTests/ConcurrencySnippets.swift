@@ -62,8 +62,8 @@ extension ConcurrencyArticle {
         /// The article quotes the message a synchronous `build()` gives inside a task when an
         /// eager singleton needs `await`; this is that message, word for word.
         @Test func theQuotedNeedsAwaitMessageIsTheOneGraftPrints() async throws {
-            let markdown = try ArticleSnippetTests.article("Concurrency.md")
-            let quoted = try #require(ArticleSnippetTests.plainBlocks(of: markdown).first)
+            let markdown = try DocumentedCodeTests.document(DocumentedCodeTests.articles + "Concurrency.md")
+            let quoted = try #require(DocumentedCodeTests.plainBlocks(of: markdown).first)
             var builder = ContainerBuilder()
             builder.register(Pool.self, lifetime: .eagerSingleton) { _ async in await Pool.open() }
             let error = #expect(throws: GraftError.self) { try Self.buildSynchronously(builder) }

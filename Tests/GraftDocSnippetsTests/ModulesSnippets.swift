@@ -1,7 +1,7 @@
 import Graft
 import Testing
 
-// The code of the article "Modules and requirements" (ModulesAndRequirements.md), compiled and run. ArticleSnippetTests
+// The code of the article "Modules and requirements" (ModulesAndRequirements.md), compiled and run. DocumentedCodeTests
 // checks that every line of the article's code blocks appears here.
 
 struct RadioFrequency: Sendable {

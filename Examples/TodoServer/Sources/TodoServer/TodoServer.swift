@@ -19,8 +19,8 @@ struct TodoServer {
             try await ConnectionPool.open(settings: r.resolve(Settings.self))
         }
         builder.register(RequestOutcome.self, lifetime: .scoped) { _ in RequestOutcome() }
-        builder.register(UnitOfWork.self, lifetime: .scoped) { r in
-            try await UnitOfWork.begin(pool: r.resolve(), outcome: r.resolve())
+        builder.register(UnitOfWork.self, lifetime: .scoped) { r in  // commits, or rolls back on error,
+            try await UnitOfWork.begin(pool: r.resolve(), outcome: r.resolve())  // when its scope closes
         }
         builder.register(TodoRepository.self, using: TodoRepository.init(unitOfWork:))
         builder.register(ScopeTally.self, lifetime: .singleton) { _ in ScopeTally() }
@@ -30,7 +30,7 @@ struct TodoServer {
         let router = Router(context: BasicGraftRequestContext.self)
         router.get("bare/ping") { _, _ in "pong" }
         router.get("bare/stats") { _, _ in try container.resolve(ScopeTally.self).summary }
-        addRoutes(to: router.group().add(middleware: RequestScopeMiddleware(container)))
+        addRoutes(to: router.group().add(middleware: RequestScopeMiddleware(container)))  // a scope per request
         let app = Application(
             router: router,
             configuration: .init(address: .hostname("127.0.0.1", port: settings.port)),
@@ -39,6 +39,7 @@ struct TodoServer {
         )
         let services = ServiceGroup(
             configuration: .init(
+                // SIGTERM: requests in flight finish, then everything is disposed, newest first.
                 services: [.init(service: ContainerService(container)), .init(service: app)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger

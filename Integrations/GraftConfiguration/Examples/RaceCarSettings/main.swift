@@ -33,7 +33,7 @@ do {
         RaceSettings.self,
         from: config,
         prefix: "race",
-        unknownKeysIn: [.environmentVariables(environment)]
+        unknownKeysIn: [.environmentVariables(environment)]  // finds a misspelt RACE_… variable
     )
     builder.register(RaceCar.self, using: RaceCar.init(settings:))
 
