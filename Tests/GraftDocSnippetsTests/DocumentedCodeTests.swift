@@ -13,38 +13,45 @@ import Testing
     static let snippets = "Tests/GraftDocSnippetsTests/"
 
     /// Each document (a path from the repository's root) and the files that hold its code.
-    static let documents: [(document: String, code: [String])] = [
-        (articles + "GettingStarted.md", [snippets + "GettingStartedSnippets.swift"]),
-        (articles + "Lifetimes.md", [snippets + "LifetimesSnippets.swift"]),
-        (articles + "ModulesAndRequirements.md", [snippets + "ModulesSnippets.swift"]),
-        (articles + "InjectionForms.md", [snippets + "InjectionFormsSnippets.swift"]),
-        (articles + "KeyValueConfiguration.md", [snippets + "KeyValueSnippets.swift"]),
-        (articles + "Autowiring.md", [snippets + "AutowiringSnippets.swift"]),
-        (articles + "Concurrency.md", [snippets + "ConcurrencySnippets.swift"]),
-        (articles + "ScopesOnTheServer.md", [snippets + "ScopesOnTheServerSnippets.swift"]),
-        (articles + "Testing.md", [snippets + "TestingSnippets.swift"]),
-        (
-            "README.md",
-            [
-                snippets + "ReadmeSnippets.swift",
-                "Integrations/GraftConfiguration/Examples/RaceCarSettings/main.swift",
-                "Examples/TodoServer/Sources/TodoServer/TodoServer.swift",
-                "Examples/TodoServer/Sources/TodoServer/Routes.swift",
-                "Integrations/GraftVapor/Tests/GraftVaporTests/RequestScopesInVaporSnippets.swift",
-            ]
-        ),
-        integration("GraftConfiguration", article: "SettingsFromConfiguration"),
-        integration("GraftHummingbird", article: "RequestScopes"),
-        integration("GraftServiceLifecycle", article: "GracefulShutdown"),
-        integration("GraftVapor", article: "RequestScopesInVapor"),
-    ]
+    static let documents: [(document: String, code: [String])] =
+        [
+            (articles + "GettingStarted.md", [snippets + "GettingStartedSnippets.swift"]),
+            (articles + "Lifetimes.md", [snippets + "LifetimesSnippets.swift"]),
+            (articles + "ModulesAndRequirements.md", [snippets + "ModulesSnippets.swift"]),
+            (articles + "InjectionForms.md", [snippets + "InjectionFormsSnippets.swift"]),
+            (articles + "KeyValueConfiguration.md", [snippets + "KeyValueSnippets.swift"]),
+            (articles + "Autowiring.md", [snippets + "AutowiringSnippets.swift"]),
+            (articles + "Concurrency.md", [snippets + "ConcurrencySnippets.swift"]),
+            (articles + "ScopesOnTheServer.md", [snippets + "ScopesOnTheServerSnippets.swift"]),
+            (articles + "Testing.md", [snippets + "TestingSnippets.swift"]),
+            (
+                articles + "SeedsTour.md",
+                [snippets + "SeedsTourSnippets.swift", "Examples/ConcreteProtocols/Greeter.swift"]
+            ),
+            ("Sources/Graft/Docs.docc/index.md", [snippets + "LandingPageSnippets.swift"]),
+            ("Sources/GraftTesting/GraftTesting.docc/GraftTesting.md", [snippets + "TestingSnippets.swift"]),
+            (
+                "README.md",
+                [
+                    snippets + "ReadmeSnippets.swift",
+                    "Integrations/GraftConfiguration/Examples/RaceCarSettings/main.swift",
+                    "Examples/TodoServer/Sources/TodoServer/TodoServer.swift",
+                    "Examples/TodoServer/Sources/TodoServer/Routes.swift",
+                    "Integrations/GraftVapor/Tests/GraftVaporTests/RequestScopesInVaporSnippets.swift",
+                ]
+            ),
+        ]
+        + integration("GraftConfiguration", article: "SettingsFromConfiguration")
+        + integration("GraftHummingbird", article: "RequestScopes")
+        + integration("GraftServiceLifecycle", article: "GracefulShutdown")
+        + integration("GraftVapor", article: "RequestScopesInVapor")
 
-    /// An integration package's article, whose code its tests hold in `<article>Snippets.swift`.
-    static func integration(_ package: String, article: String) -> (document: String, code: [String]) {
-        (
-            "Integrations/\(package)/Sources/\(package)/Docs.docc/Articles/\(article).md",
-            ["Integrations/\(package)/Tests/\(package)Tests/\(article)Snippets.swift"]
-        )
+    /// An integration package's article and landing page, whose code its tests hold in
+    /// `<article>Snippets.swift`.
+    static func integration(_ package: String, article: String) -> [(document: String, code: [String])] {
+        let catalog = "Integrations/\(package)/Sources/\(package)/Docs.docc/"
+        let code = ["Integrations/\(package)/Tests/\(package)Tests/\(article)Snippets.swift"]
+        return [(catalog + "Articles/\(article).md", code), (catalog + "index.md", code)]
     }
 
     static let root = URL(fileURLWithPath: #filePath)

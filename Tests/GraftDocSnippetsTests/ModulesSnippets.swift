@@ -1,8 +1,9 @@
+import Foundation
 import Graft
 import Testing
 
-// The code of the article "Modules and requirements" (ModulesAndRequirements.md), compiled and run. DocumentedCodeTests
-// checks that every line of the article's code blocks appears here.
+// The code of the article "Modules and requirements" (ModulesAndRequirements.md), compiled and run.
+// DocumentedCodeTests checks that every line of the article's code blocks appears here.
 
 struct RadioFrequency: Sendable {
     let megahertz: Int
@@ -30,14 +31,22 @@ struct PitCrewModule: Module {
         #expect(try container.resolve(PitRadio.self).frequency.megahertz == 433)
     }
 
-    @Test func anUnmetRequirementNamesTheModule() {
+    /// The article quotes the message of a forgotten requirement; this is it, word for word.
+    @Test func anUnmetRequirementNamesTheModule() throws {
+        let article = try DocumentedCodeTests.document(DocumentedCodeTests.articles + "ModulesAndRequirements.md")
+        let quoted = try #require(DocumentedCodeTests.plainBlocks(of: article).first)
         var forgetful = ContainerBuilder()
         forgetful.install(PitCrewModule())
-        let problems = forgetful.validate()
-        // "PitCrewModule requires RadioFrequency, which nothing registers"
-        #expect(problems.map(\.code).contains(.unmetRequirement))
-        #expect(
-            problems.contains { "\($0)".contains("PitCrewModule requires RadioFrequency, which nothing registers") }
+
+        #expect(forgetful.validate().map(\.code) == [.unmetRequirement])
+        let error = #expect(throws: GraftError.self) { try forgetful.build() }
+        // The article's module lives in a file of its own, `PitCrew/PitCrewModule.swift`; this one
+        // lives here. ValidationTests checks the place a message names.
+        let message = error.map { "\($0)" }?.replacingOccurrences(
+            of: #"GraftDocSnippetsTests/ModulesSnippets\.swift:\d+"#,
+            with: "PitCrew/PitCrewModule.swift:9",
+            options: .regularExpression
         )
+        #expect(message == quoted)
     }
 }

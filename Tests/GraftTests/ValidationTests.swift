@@ -40,6 +40,7 @@ private final class Order: Sendable {}
 private final class Database: Sendable {}
 
 private final class Radio: Sendable {}
+private final class Headset: Sendable {}
 
 private struct PitModule: Module {
     var requirements: [Requirement] { [Requirement(Radio.self), Requirement(Transmission.self)] }
@@ -333,6 +334,27 @@ private func chainBuilder(count: Int) -> (ContainerBuilder, any Chained.Type) {
                   1. PitModule requires Radio, which nothing registers
                      resolving: PitModule → Radio
                      the app provides it: register Radio before build(), or install a module that does
+                """
+        )
+    }
+
+    @Test func aDependencyOnAnUnmetRequirementIsReportedOnceWithTheRequirement() {
+        var builder = ContainerBuilder()
+        builder.register(Transmission.self, using: Transmission.init)
+        builder.install(PitModule())
+        let operatorLine = #line + 1
+        builder.register(Headset.self, using: { (_: Radio) in Headset() })
+
+        let error = #expect(throws: GraftError.self) { try builder.build() }
+
+        #expect(error?.problems.map(\.code) == [.unmetRequirement])
+        #expect(
+            error?.description == """
+                Graft: build() found 1 problem
+                  1. PitModule requires Radio, which nothing registers
+                     resolving: PitModule → Radio
+                     the app provides it: register Radio before build(), or install a module that does
+                     Headset needs it too (registered at GraftTests/ValidationTests.swift:\(operatorLine))
                 """
         )
     }

@@ -22,8 +22,17 @@ struct GraphValidator {
         return problems
     }
 
+    /// The keys some module requires and nothing registers.
+    private var unmetKeys: Set<ServiceKey> {
+        let registered = Set(graph.keys)
+        return Set(requirements.lazy.map(\.key).filter { !registered.contains($0) })
+    }
+
+    /// A dependency on an unmet requirement is reported once, with the requirement: it is one
+    /// mistake, and the module's requirement says best who is meant to provide it.
     private func missingDependencies() -> [GraftError] {
-        graph.missing.map { dependent, dependency in
+        let unmet = unmetKeys
+        return graph.missing.filter { !unmet.contains($0.dependency) }.map { dependent, dependency in
             let dependentKey = graph.key(dependent)
             return GraftError(
                 .missingDependency,
@@ -38,9 +47,12 @@ struct GraphValidator {
 
     private func unmetRequirements() -> [GraftError] {
         guard !requirements.isEmpty else { return [] }
-        let registered = Set(graph.keys)
-        return requirements.filter { !registered.contains($0.key) }.map { requirement in
-            GraftError(
+        let unmet = unmetKeys
+        return requirements.filter { unmet.contains($0.key) }.map { requirement in
+            let dependents = graph.missing.filter { $0.dependency == requirement.key }.map { dependent, _ in
+                "\(graph.key(dependent)) needs it too (registered at \(graph.source(dependent)))"
+            }
+            return GraftError(
                 .unmetRequirement,
                 "\(requirement.module) requires \(requirement.key.subject), which nothing registers",
                 service: requirement.key.description,
@@ -49,7 +61,7 @@ struct GraphValidator {
                     "the app provides it: register \(requirement.key.typeName) before build(), "
                         + "or install a module that does"
                 ]
-                    + Suggestions.hints(for: requirement.key, among: graph.keys).dropLast()
+                    + Suggestions.hints(for: requirement.key, among: graph.keys).dropLast() + dependents
             )
         }
     }

@@ -5,8 +5,9 @@ import GraftConfiguration
 import SystemPackage
 import Testing
 
-// The code of the article `SettingsFromConfiguration.md`, compiled and run. Every line of its
-// `swift` blocks appears here verbatim (ArticleSnippetTests checks it).
+// The code of the article `SettingsFromConfiguration.md` and of the catalog's landing page, compiled
+// and run. The root package's DocumentedCodeTests checks that every line of their `swift` blocks
+// is here.
 
 // MARK: - A settings type
 
@@ -133,6 +134,21 @@ struct QueryRunner: Sendable {
         )
         // Values are never shown, not even a wrong one.
         #expect(error?.description.contains("5432x") == false)
+    }
+
+    @Test func theLandingPagesShortFormReadsEveryProviderOfTheReader() throws {
+        let config = ConfigReader(providers: [
+            InMemoryProvider(values: ["database.host": "db.internal", "database.port": 6432])
+        ])
+
+        var builder = ContainerBuilder()
+        builder.registerSettings(DatabaseSettings.self, from: config, prefix: "database")
+        builder.register(Database.self, lifetime: .singleton, using: Database.init(settings:))
+        let container = try builder.build()
+
+        let settings = try container.resolve(Database.self).settings
+        #expect(settings.host == "db.internal")
+        #expect(settings.port == 6432)
     }
 
     @Test func aSingletonKeepsItsValuesWhileLiveSettingsRereads() throws {

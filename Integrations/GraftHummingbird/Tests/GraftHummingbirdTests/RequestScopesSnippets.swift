@@ -8,7 +8,8 @@ import Synchronization
 import Testing
 
 // The code of the article "Request scopes in a Hummingbird app" (RequestScopes.md), compiled
-// and run.
+// and run, and so is the code of the catalog's landing page.
+// The root package's DocumentedCodeTests checks that every line of their `swift` blocks is here.
 
 /// The app's data, shared by every request.
 private actor TodoStore {

@@ -7,8 +7,9 @@ import Synchronization
 import Testing
 import Vapor
 
-// The code of the article `RequestScopesInVapor.md`, compiled and run. Every line of its
-// `swift` blocks appears here verbatim (ArticleSnippetTests checks it).
+// The code of the article `RequestScopesInVapor.md` and of the catalog's landing page, compiled
+// and run. The root package's DocumentedCodeTests checks that every line of their `swift` blocks
+// is here.
 
 // MARK: - Services
 
