@@ -15,8 +15,8 @@ let documentationPlugin: [Package.Dependency] =
 
 let package = Package(
     name: "Graft",
-    // Synchronization's Mutex and Atomic (macOS 15, iOS 18) keep locks and flags inside the
-    // objects they guard, with no allocation of their own.
+    // Synchronization's Atomic (macOS 15, iOS 18) keeps flags and write-once cells inside the
+    // objects they belong to, with no allocation of their own; tests and examples use its Mutex.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
     products: [
         .library(name: "Graft", targets: ["Graft"]),

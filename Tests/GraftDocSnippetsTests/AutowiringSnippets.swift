@@ -38,11 +38,24 @@ final class RaceCar: Sendable {
         #expect(car.engine is V12Engine)
     }
 
-    @Test func aMissingDependencyIsFoundByBuild() {
+    /// The article quotes what `build()` says when `Transmission` is left out; this is it, word
+    /// for word.
+    @Test func aMissingDependencyIsFoundByBuild() throws {
+        let article = try DocumentedCodeTests.document(DocumentedCodeTests.articles + "Autowiring.md")
+        let quoted = try #require(DocumentedCodeTests.plainBlocks(of: article).first)
         var incomplete = ContainerBuilder()
-        incomplete.register(RaceCar.self, using: RaceCar.init(engine:transmission:telemetry:))
-        let problems = incomplete.validate()
-        #expect(problems.contains { "\($0)".contains("no registration for Transmission, which RaceCar needs") })
+        incomplete.register((any Engine).self, lifetime: .singleton) { _ in V12Engine() }
+        // Where the article's app registered it.
+        incomplete.register(
+            RaceCar.self,
+            fileID: "RaceCar/Wiring.swift",
+            line: 12,
+            using: RaceCar.init(engine:transmission:telemetry:)
+        )
+
+        let error = #expect(throws: GraftError.self) { try incomplete.build() }
+
+        #expect(error.map { "\($0)" } == quoted)
     }
 }
 

@@ -88,7 +88,7 @@ extension ReadmeTour {
             builder.register((any Engine).self, name: "v12") { _ in V12Engine() }
 
             // Autowiring: dependencies come from the initializer's signature, so build() checks them.
-            // Lazy<T> is made on first use, Provider<T> makes a new one per get().
+            // Lazy<T> is made on first use; Provider<T> resolves again on each get() (a new transient each time).
             builder.register(Transmission.self, using: Transmission.init)
             builder.register(Wheel.self, using: Wheel.init)
             builder.register(FireExtinguisher.self, lifetime: .singleton, using: FireExtinguisher.init)

@@ -12,7 +12,7 @@ import Android
 ///
 /// The mutex and condition live in their own heap allocation so their address never moves,
 /// which pthreads requires. Only the creation coordinator uses it, because threads wait on it;
-/// everything else uses `Synchronization.Mutex` through ``Locked``.
+/// everything else locks through ``Locked``.
 final class Lock {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// Only locks that threads wait on have one; most locks never do, and save its allocation.
