@@ -342,7 +342,7 @@ private func chainBuilder(count: Int) -> (ContainerBuilder, any Chained.Type) {
         var builder = ContainerBuilder()
         builder.register(Transmission.self, using: Transmission.init)
         builder.install(PitModule())
-        let operatorLine = #line + 1
+        let headsetLine = #line + 1
         builder.register(Headset.self, using: { (_: Radio) in Headset() })
 
         let error = #expect(throws: GraftError.self) { try builder.build() }
@@ -354,7 +354,7 @@ private func chainBuilder(count: Int) -> (ContainerBuilder, any Chained.Type) {
                   1. PitModule requires Radio, which nothing registers
                      resolving: PitModule → Radio
                      the app provides it: register Radio before build(), or install a module that does
-                     Headset needs it too (registered at GraftTests/ValidationTests.swift:\(operatorLine))
+                     Headset needs it too (registered at GraftTests/ValidationTests.swift:\(headsetLine))
                 """
         )
     }

@@ -24,6 +24,8 @@ struct GraphValidator {
 
     /// The keys some module requires and nothing registers.
     private var unmetKeys: Set<ServiceKey> {
+        // Most graphs have no requirements; they pay nothing here, not even a set of their keys.
+        guard !requirements.isEmpty else { return [] }
         let registered = Set(graph.keys)
         return Set(requirements.lazy.map(\.key).filter { !registered.contains($0) })
     }
@@ -31,6 +33,7 @@ struct GraphValidator {
     /// A dependency on an unmet requirement is reported once, with the requirement: it is one
     /// mistake, and the module's requirement says best who is meant to provide it.
     private func missingDependencies() -> [GraftError] {
+        guard !graph.missing.isEmpty else { return [] }
         let unmet = unmetKeys
         return graph.missing.filter { !unmet.contains($0.dependency) }.map { dependent, dependency in
             let dependentKey = graph.key(dependent)
