@@ -1,10 +1,10 @@
 /// An injected factory that takes runtime arguments: each `make(…)` creates the service from
 /// the values you pass plus the dependencies the graph supplies.
 ///
-/// The seeds' convenience constructor `raceCarWithPitRadioFrequency:` is one: a value known
-/// only at the call site, and everything else from the graph. Register the service with the
-/// argument types it takes, and ask for `Factory<Service, Argument…>` wherever it is needed, so
-/// the object never sees the container:
+/// The convenience constructor `raceCarWithPitRadioFrequency:` of <doc:SeedsTour> is one: a
+/// value known only at the call site, and everything else from the graph. Register the service
+/// with the argument types it takes, and ask for `Factory<Service, Argument…>` wherever it is
+/// needed, so the object never sees the container:
 ///
 /// ```swift
 /// builder.register(PitStop.self, arguments: Lap.self, using: PitStop.init(lap:crew:tyres:))

@@ -1,5 +1,5 @@
-/// A dependency created on first access, at most once: the seeds' fire extinguisher, made
-/// only when there is a fire.
+/// A dependency created on first access, at most once: the fire extinguisher of
+/// <doc:SeedsTour>, made only when there is a fire.
 ///
 /// Ask for `Lazy<T>` wherever `T` is registered; it needs no registration of its own. The
 /// value follows `T`'s lifetime (a lazy singleton is still the singleton) and is created once

@@ -1,7 +1,8 @@
 /// An injected factory: each `get()` resolves the service anew, following its lifetime.
 ///
-/// The seeds' wheel factory: four wheels now and a spare later, for a car that cannot know in
-/// its initializer how many it will need. Ask for `Provider<T>` wherever `T` is registered.
+/// The wheel factory of <doc:SeedsTour>: four wheels now and a spare later, for a car that
+/// cannot know in its initializer how many it will need. Ask for `Provider<T>` wherever `T` is
+/// registered.
 ///
 /// ```swift
 /// final class RaceCar: Sendable {
