@@ -174,10 +174,19 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
         }
     }
 
+    /// Whether two errors have the same ``code``.
+    ///
+    /// The summary, path, hints, problems and underlying error are left out, so a test or a `catch` can
+    /// compare an error with the kind it expects without rebuilding its whole message:
+    ///
+    /// ```swift
+    /// #expect(error == GraftError(.notRegistered, "any summary: only the code is compared"))
+    /// ```
     public static func == (lhs: GraftError, rhs: GraftError) -> Bool {
         lhs.code == rhs.code
     }
 
+    /// Hashes the ``code`` only, in step with ``==(_:_:)``.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(code)
     }

@@ -21,6 +21,17 @@ public struct ContainerTrait: TestTrait, SuiteTrait, TestScoping {
     /// Whether child tests of a suite get their own container each.
     public var isRecursive: Bool { true }
 
+    /// Runs `function` with its own container as ``TestContainer/current``, then shuts that
+    /// container down, however the test ended.
+    ///
+    /// Swift Testing calls this for each test the trait applies to; a test does not call it.
+    ///
+    /// - Parameters:
+    ///   - test: The test, or the suite, the trait is applied to.
+    ///   - testCase: The test case, for a parameterized test; `nil` for a suite.
+    ///   - function: The test's body.
+    /// - Throws: The error the test threw; otherwise a `GraftError` from building the
+    ///   container or from its shutdown's disposals.
     public func provideScope(
         for test: Test,
         testCase: Test.Case?,
