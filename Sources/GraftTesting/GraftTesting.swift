@@ -30,8 +30,9 @@ public struct ContainerTrait: TestTrait, SuiteTrait, TestScoping {
     ///   - test: The test, or the suite, the trait is applied to.
     ///   - testCase: The test case, for a parameterized test; `nil` for a suite.
     ///   - function: The test's body.
-    /// - Throws: The error the test threw; otherwise a `GraftError` from building the
-    ///   container or from its shutdown's disposals.
+    /// - Throws: The error the test threw; otherwise what making the container threw (the
+    ///   `base` closure, or a `GraftError` from `overriding`), or a `GraftError` listing the
+    ///   disposals that failed at shutdown.
     public func provideScope(
         for test: Test,
         testCase: Test.Case?,
