@@ -17,6 +17,8 @@ let package = Package(
         // which the long-running ordo-one harness cannot give (docs/benchmarks.md).
         .executable(name: "graft-startup", targets: ["GraftStartup"]),
         .executable(name: "graft-instructions", targets: ["GraftInstructions"]),
+        // One thread against two, Graft and hand-written code in the same process.
+        .executable(name: "graft-scaling", targets: ["GraftScaling"]),
     ],
     dependencies: [
         // Named, because a path dependency's identity is otherwise its folder's name, which
@@ -62,6 +64,14 @@ let package = Package(
                 "RandomGraph",
                 .product(name: "Graft", package: "Graft"),
                 .product(name: "Swinject", package: "Swinject"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "GraftScaling",
+            dependencies: [
+                "BenchmarkFixtures",
+                .product(name: "Graft", package: "Graft"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -34,6 +34,12 @@ struct Recipe: Sendable {
         self.body = .async(buildAsync)
     }
 
+    /// What an entry holds as its synchronous factory when it has only an async one; the
+    /// engine checks for an async factory before it calls one, so this never runs.
+    static let awaitedOnly: Build = { _ in
+        throw GraftError(.factoryFailed, "internal: an async factory was run without awaiting")
+    }
+
     /// Makes the instance without awaiting; `nil` for async factories.
     @usableFromInline var build: Build? {
         guard case .sync(let build) = body else { return nil }

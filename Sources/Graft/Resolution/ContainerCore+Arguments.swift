@@ -2,9 +2,8 @@
 ///
 /// Each call follows the link `build()` prepared for that parameter, so no key is hashed per
 /// edge, and a plain dependency arrives with its type, with no dynamic cast.
-extension ContainerCore: ConstructionSite {
-    @usableFromInline
-    func parameter<Parameter: Sendable>(
+extension ContainerCore {
+    func resolveParameter<Parameter: Sendable>(
         _ type: Parameter.Type,
         of construction: inout Construction
     ) throws(GraftError) -> Parameter {
@@ -35,8 +34,7 @@ extension ContainerCore: ConstructionSite {
         return try typed(try argument(index, of: entry, &state.pointee), as: type, construction.node, index)
     }
 
-    @usableFromInline
-    func adopt(_ disposal: Disposal, for construction: borrowing Construction) throws(GraftError) {
+    func adoptDelivered(_ disposal: Disposal, for construction: borrowing Construction) throws(GraftError) {
         // The owner is always a `ScopeCore`: `construct` is the only place that sets it.
         guard let object = construction.owner else { return }
         let owner = unsafeDowncast(object, to: ScopeCore.self)

@@ -76,8 +76,8 @@ extension ContainerCore {
         switch try placement(of: entry, &state, as: Service.self) {
         case .existing(let box):
             return box.value()
-        case .new(let owner, let call):
-            return try await createAsync(entry, &state, owner: owner) { publish($0, entry, to: call) }
+        case .new(let call):
+            return try await createAsync(entry, &state, disposed: true) { publish($0, entry, to: call) }
         case .shared:
             return try await createSharedAsync(entry, &state)
         }
@@ -86,12 +86,12 @@ extension ContainerCore {
     func createAsync<Service: Sendable>(
         _ entry: Entry,
         _ state: inout ResolveState,
-        owner: ScopeCore?,
+        disposed: Bool,
         arguments: [any Sendable]? = nil,
         publish: (Service) -> Void = { _ in }
     ) async throws(GraftError) -> Service {
-        var value: Service = try await constructAsync(entry, &state, owner: owner, arguments: arguments)
-        try finishCreation(&value, entry, &state, owner: owner, publish: publish)
+        var value: Service = try await constructAsync(entry, &state, disposed: disposed, arguments: arguments)
+        try finishCreation(&value, entry, &state, disposed: disposed, publish: publish)
         return value
     }
 
@@ -100,13 +100,14 @@ extension ContainerCore {
     private func constructAsync<Service: Sendable>(
         _ entry: Entry,
         _ state: inout ResolveState,
-        owner: ScopeCore?,
+        disposed: Bool,
         arguments: [any Sendable]?
     ) async throws(GraftError) -> Service {
+        let owner = disposed ? state.scope : nil
         let recipe = entry.recipe
         switch recipe.kind {
         case .closure, .instance, .scopeValue:
-            return try construct(entry, &state, owner: owner, arguments: arguments)
+            return try construct(entry, &state, disposed: disposed, arguments: arguments)
         case .autowired, .alias:
             let prefetched = try await prefetchedArguments(entry, &state, arguments)
             return try withUnsafeMutablePointer(to: &state.scratch) { scratch throws(GraftError) -> Service in
@@ -200,11 +201,11 @@ extension ContainerCore {
             return try createClaimed(entry, chain, state)
         case .claimed(let chain):
             let inner = sharedState(entry, state)
-            let owner = owner(ofShared: entry, scope)
+            let disposed = disposesShared(entry)
             let creation = Task { () async throws -> Service in
                 var state = inner
                 return try await CreationChain.$inTask.withValue(chain) { () async throws -> Service in
-                    try await self.createAsync(entry, &state, owner: owner) { [coordinator] in
+                    try await self.createAsync(entry, &state, disposed: disposed) { [coordinator] in
                         if entry.hasActivations { coordinator.setProvisional(InstanceCell.make($0), for: chain) }
                     }
                 }

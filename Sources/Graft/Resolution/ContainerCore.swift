@@ -6,8 +6,11 @@
 /// costs no dynamic cast. An existing singleton is one atomic acquire load away; shared instances
 /// are created through the ``CreationCoordinator``, which never holds a lock while a factory
 /// runs. Which instance a resolve gets is the lifetime model's to say (`LifetimeModel.swift`).
+///
+/// `@unchecked Sendable` restates what ``ConstructionSite`` inherits: every stored property
+/// below is a `let` of a `Sendable` type.
 @usableFromInline
-final class ContainerCore: Sendable {
+final class ContainerCore: ConstructionSite, @unchecked Sendable {
     @usableFromInline let table: RegistrationTable
     @usableFromInline let root: ScopeCore
     /// `root`, unretained: what a `Container`'s resolves start from. Passing the root itself
@@ -24,6 +27,27 @@ final class ContainerCore: Sendable {
         self.root = ScopeCore(isRoot: true, parent: nil)
         self.unretainedRoot = Unmanaged.passUnretained(root)
         self.singletons = LazyCells(count: table.count)
+        super.init()
+    }
+
+    // MARK: What a construction asks of the engine (overrides must live in the class body)
+
+    @usableFromInline
+    override func parameter<Parameter: Sendable>(
+        _ type: Parameter.Type,
+        of construction: inout Construction
+    ) throws(GraftError) -> Parameter {
+        try resolveParameter(type, of: &construction)
+    }
+
+    @usableFromInline
+    override func adopt(_ disposal: Disposal, for construction: borrowing Construction) throws(GraftError) {
+        try adoptDelivered(disposal, for: construction)
+    }
+
+    @usableFromInline
+    override func missingArguments(for construction: borrowing Construction) -> GraftError {
+        missingArgumentsError(table.entries[construction.node])
     }
 
     // MARK: Top-level entry points
@@ -144,7 +168,7 @@ final class ContainerCore: Sendable {
     @usableFromInline
     func makeNew<Service: Sendable>(_ entry: Entry, _ state: inout ResolveState) throws(GraftError) -> Service {
         if entry.isInstance {
-            return try construct(entry, &state, owner: nil)
+            return try construct(entry, &state, disposed: false)
         }
         state.depth &+= 1
         defer { state.depth &-= 1 }
@@ -178,28 +202,32 @@ final class ContainerCore: Sendable {
         switch try placement(of: entry, &state, as: Service.self) {
         case .existing(let box):
             return box.value()
-        case .new(let owner, let call):
+        case .new(let call):
             try requireNoAwait(entry, state)
-            return try create(entry, &state, owner: owner) { publish($0, entry, to: call) }
+            return try create(entry, &state, disposed: true) { publish($0, entry, to: call) }
         case .shared:
             try requireNoAwait(entry, state)
             return try createShared(entry, &state)
         }
     }
 
-    /// Runs the factory, hands the instance to its owner for disposal, then runs activation hooks.
+    /// Runs the factory, hands the instance to `state`'s scope for disposal when `disposed`, then
+    /// runs activation hooks.
+    ///
+    /// A flag rather than the owning scope: passing a scope would retain and release it, and
+    /// the root scope is shared by every thread that resolves from the container.
     ///
     /// `publish` makes the instance visible to its own resolution before the hooks run, so
     /// services that inject each other through properties see each other.
     func create<Service: Sendable>(
         _ entry: Entry,
         _ state: inout ResolveState,
-        owner: ScopeCore?,
+        disposed: Bool,
         arguments: [any Sendable]? = nil,
         publish: (Service) -> Void = { _ in }
     ) throws(GraftError) -> Service {
-        var value: Service = try construct(entry, &state, owner: owner, arguments: arguments)
-        try finishCreation(&value, entry, &state, owner: owner, publish: publish)
+        var value: Service = try construct(entry, &state, disposed: disposed, arguments: arguments)
+        try finishCreation(&value, entry, &state, disposed: disposed, publish: publish)
         return value
     }
 
@@ -207,11 +235,11 @@ final class ContainerCore: Sendable {
         _ value: inout Service,
         _ entry: Entry,
         _ state: inout ResolveState,
-        owner: ScopeCore?,
+        disposed: Bool,
         publish: (Service) -> Void
     ) throws(GraftError) {
-        if let disposer = entry.disposer, let owner {
-            try adopt(DisposalRecord(disposer, value, key: entry.key), by: owner)
+        if disposed, let disposer = entry.disposer {
+            try adopt(DisposalRecord(disposer, value, key: entry.key), by: state.scope)
         }
         // `publish` is a plain closure, not an optional one: in generic code that is not
         // specialized, an optional of a generic function type costs a run-time type lookup.
@@ -248,14 +276,15 @@ final class ContainerCore: Sendable {
         value = try cast(erased, to: Service.self, entry.key)
     }
 
-    /// Runs `entry`'s recipe without awaiting; a disposable instance goes to `owner`.
+    /// Runs `entry`'s recipe without awaiting; a disposable instance goes to `state`'s scope
+    /// when `disposed`.
     func construct<Service: Sendable>(
         _ entry: Entry,
         _ state: inout ResolveState,
-        owner: ScopeCore?,
+        disposed: Bool,
         arguments: [any Sendable]? = nil
     ) throws(GraftError) -> Service {
-        guard let build = entry.recipe.build else { throw needsAwaitError(entry) }
+        if entry.isAsync { throw needsAwaitError(entry) }
         let frame = entry.recipe.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
         return try withUnsafeMutablePointer(to: &state) { request throws(GraftError) -> Service in
             let scratch = UnsafeMutableRawPointer(request) + ResolveState.scratchOffset
@@ -268,11 +297,11 @@ final class ContainerCore: Sendable {
                     links: UnsafeRawPointer(bitPattern: entry.plainTargetsAddress),
                     request: UnsafeMutableRawPointer(request),
                     frame: frame,
-                    owner: owner,
+                    owner: disposed ? request.pointee.scope : nil,
                     arguments: arguments
                 )
                 do {
-                    try build(&construction)
+                    try entry.build(&construction)
                 } catch {
                     throw factoryFailure(error, entry)
                 }
@@ -329,10 +358,10 @@ final class ContainerCore: Sendable {
     ) throws(GraftError) -> Service {
         var inner = sharedState(entry, state)
         let scope = state.scope
-        let owner = owner(ofShared: entry, scope)
+        let disposed = disposesShared(entry)
         return try completeShared(entry, scope, chain) { () throws -> Service in
             try CreationChain.onThread.with(chain) { () throws(GraftError) -> Service in
-                try create(entry, &inner, owner: owner) {
+                try create(entry, &inner, disposed: disposed) {
                     // Only activation hooks, which run after this, can see a provisional instance.
                     if entry.hasActivations { self.coordinator.setProvisional(InstanceCell.make($0), for: chain) }
                 }

@@ -10,6 +10,13 @@ final class Entry: Sendable {
     @usableFromInline let lifetime: Lifetime
     /// How the instance is made.
     @usableFromInline let recipe: Recipe
+    /// The recipe's synchronous factory, stored on its own: a closure read straight from a
+    /// `let` is called without retaining its context, while one matched out of the recipe's
+    /// enum is copied, a retain and release on memory that every thread making this service
+    /// shares. For an async factory this is a closure that is never called (see `isAsync`).
+    let build: Recipe.Build
+    /// Whether the factory must be awaited.
+    let isAsync: Bool
     /// The registered type, for making an instance untyped (see `ContainerCore.makeErased`).
     @usableFromInline let serviceType: any Sendable.Type
     /// The dependencies as linking classified them, in parameter order.
@@ -52,6 +59,8 @@ final class Entry: Sendable {
         self.index = index
         self.lifetime = registration.lifetime
         self.recipe = registration.recipe
+        self.build = registration.recipe.build ?? Recipe.awaitedOnly
+        self.isAsync = registration.recipe.build == nil
         self.serviceType = registration.serviceType
         self.dependencies = dependencies
         self.links = links

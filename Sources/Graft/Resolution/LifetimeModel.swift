@@ -42,8 +42,9 @@ extension Lifetime {
 enum Placement {
     /// The instance exists: hand it out.
     case existing(InstanceCell)
-    /// Create a new instance for `owner`, publishing it to `call` when the lifetime shares it per call.
-    case new(owner: ScopeCore?, call: CallState?)
+    /// Create a new instance, owned by the resolve's scope, publishing it to `call` when the
+    /// lifetime shares it per call.
+    case new(call: CallState?)
     /// Create the one shared instance, exactly once however many resolves race for it.
     case shared
 }
@@ -57,11 +58,11 @@ extension ContainerCore {
     ) throws(GraftError) -> Placement {
         switch entry.lifetime.store {
         case .none:
-            return .new(owner: state.scope, call: nil)
+            return .new(call: nil)
         case .call:
             let call = state.sharedCall()
             if let box = call.graphInstance(entry.index) { return .existing(box) }
-            return .new(owner: state.scope, call: call)
+            return .new(call: call)
         case .scopeSlot:
             try requireScope(entry, state)
             fallthrough
@@ -89,13 +90,10 @@ extension ContainerCore {
         return ResolveState(scope: root, frame: state.frame, singleton: entry.index, depth: state.depth)
     }
 
-    /// Who disposes a new shared instance of `entry`.
-    func owner(ofShared entry: Entry, _ scope: ScopeCore) -> ScopeCore? {
-        switch entry.lifetime.store {
-        case .scopeSlot: scope
-        case .weakTable: nil
-        case .none, .call, .rootSlot: root
-        }
+    /// Whether the scope a new shared instance of `entry` is created under (see
+    /// ``sharedState(_:_:)``) disposes it.
+    func disposesShared(_ entry: Entry) -> Bool {
+        entry.lifetime.store != .weakTable
     }
 
     /// The shared instance of `entry`, boxed, if it exists.

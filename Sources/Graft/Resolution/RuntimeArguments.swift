@@ -35,7 +35,7 @@ extension ContainerCore {
             try requireNoAwait(entry, state)
             // Only transients take arguments (`build()` checks it), so the instance is new and
             // belongs to the scope of the resolve.
-            return try create(entry, &state, owner: state.scope, arguments: arguments.values)
+            return try create(entry, &state, disposed: true, arguments: arguments.values)
         } catch {
             throw CycleReport.unwinding(error, through: entry.key)
         }
@@ -49,7 +49,7 @@ extension ContainerCore {
     ) async throws(GraftError) -> Service {
         guard try takesArguments(entry, arguments, state) else { return try await makeAsync(entry, &state) }
         do {
-            return try await createAsync(entry, &state, owner: state.scope, arguments: arguments.values)
+            return try await createAsync(entry, &state, disposed: true, arguments: arguments.values)
         } catch {
             throw CycleReport.unwinding(error, through: entry.key)
         }
@@ -98,11 +98,6 @@ extension ContainerCore {
             service: entry.key.description,
             hints: ["pass exactly these types, in this order: resolve(\(type).self, arguments: …) with \(expected)"]
         )
-    }
-
-    @usableFromInline
-    func missingArguments(for construction: borrowing Construction) -> GraftError {
-        missingArgumentsError(table.entries[construction.node])
     }
 
     func missingArgumentsError(_ entry: Entry) -> GraftError {

@@ -11,8 +11,9 @@
 /// checks the key against the type it reads back before it reads (``ConstructionOutput``).
 @usableFromInline
 struct Construction {
-    /// The engine, which keeps itself alive for the whole construction.
-    @usableFromInline unowned(unsafe) let site: any ConstructionSite
+    /// The engine, which keeps itself alive for the whole construction: borrowed, so asking it
+    /// for a parameter changes no reference count that other threads share.
+    @usableFromInline let site: Unmanaged<ConstructionSite>
     /// The registration being made, as the engine numbers it.
     @usableFromInline let node: Int
     /// Where the instance goes.
@@ -34,7 +35,7 @@ struct Construction {
     @inlinable
     func argument<Argument: Sendable>(_ index: Int, as type: Argument.Type) throws(GraftError) -> Argument {
         guard let arguments, arguments.indices.contains(index), let value = arguments[index] as? Argument else {
-            throw site.missingArguments(for: self)
+            throw site._withUnsafeGuaranteedRef { $0.missingArguments(for: self) }
         }
         return value
     }
@@ -55,7 +56,7 @@ struct Construction {
 
     @usableFromInline
     init(
-        site: any ConstructionSite,
+        site: ConstructionSite,
         node: Int,
         output: UnsafeMutableRawPointer,
         links: UnsafeRawPointer? = nil,
@@ -65,7 +66,7 @@ struct Construction {
         owner: AnyObject? = nil,
         arguments: [any Sendable]? = nil
     ) {
-        self.site = site
+        self.site = Unmanaged.passUnretained(site)
         self.node = node
         self.output = output
         self.links = links
@@ -79,9 +80,12 @@ struct Construction {
     /// The next autowired parameter, typed.
     @inlinable
     mutating func next<Parameter: Sendable>(_ type: Parameter.Type) throws(GraftError) -> Parameter {
-        let site = self.site
         defer { position += 1 }
-        return try site.parameter(type, of: &self)
+        do {
+            return try site._withUnsafeGuaranteedRef { try $0.parameter(type, of: &self) }
+        } catch {
+            throw GraftError.wrapping(error)
+        }
     }
 
     /// The resolver a closure factory receives.
@@ -104,7 +108,7 @@ struct Construction {
     @inlinable
     mutating func deliver<Service: Disposable>(_ value: Service) throws(GraftError) {
         // Adopted first: if the owner has closed meanwhile, nothing is left in the output.
-        try site.adopt(.sync(value), for: self)
+        try adopt(.sync(value))
         output.initializeMemory(as: Service.self, to: value)
     }
 
@@ -113,35 +117,68 @@ struct Construction {
     @inlinable
     mutating func deliverAnyDisposable<Service: Sendable>(_ value: Service) throws(GraftError) {
         if let disposable = value as? any Disposable {
-            try site.adopt(.sync(disposable), for: self)
+            try adopt(.sync(disposable))
         } else if let disposable = value as? any AsyncDisposable {
-            try site.adopt(.async(disposable), for: self)
+            try adopt(.async(disposable))
         }
         output.initializeMemory(as: Service.self, to: value)
+    }
+
+    /// Hands `disposal` to the owner, through the borrowed engine.
+    @usableFromInline
+    func adopt(_ disposal: Disposal) throws(GraftError) {
+        do {
+            try site._withUnsafeGuaranteedRef { try $0.adopt(disposal, for: self) }
+        } catch {
+            throw GraftError.wrapping(error)
+        }
     }
 
     /// Hands over an instance its owner disposes with `await dispose()`.
     @inlinable
     mutating func deliver<Service: AsyncDisposable>(_ value: Service) throws(GraftError) {
-        try site.adopt(.async(value), for: self)
+        try adopt(.async(value))
         output.initializeMemory(as: Service.self, to: value)
     }
 }
 
-/// The engine as a recipe sees it: it supplies autowired parameters.
+/// The engine as a recipe sees it: it supplies autowired parameters. The engine subclasses it.
+///
+/// A class, not a protocol, so that a ``Construction`` can hold it as an `Unmanaged` and borrow
+/// it: a protocol existential cannot be borrowed that way, and calling through an unowned
+/// reference retains and releases it, a write to a cache line every resolving thread shares.
+///
+/// `@unchecked Sendable` is sound: this class has no stored properties, and its one subclass
+/// (`ContainerCore`) has only `let` properties of `Sendable` types.
 @usableFromInline
-protocol ConstructionSite: AnyObject, Sendable {
+class ConstructionSite: @unchecked Sendable {
+    @usableFromInline
+    init() {}
+
     /// The parameter at `construction.position`, typed.
+    @usableFromInline
     func parameter<Parameter: Sendable>(
         _ type: Parameter.Type,
         of construction: inout Construction
-    ) throws(GraftError) -> Parameter
+    ) throws(GraftError) -> Parameter {
+        throw Self.abstract
+    }
 
     /// Hands a new disposable instance to `construction.owner`.
-    func adopt(_ disposal: Disposal, for construction: borrowing Construction) throws(GraftError)
+    @usableFromInline
+    func adopt(_ disposal: Disposal, for construction: borrowing Construction) throws(GraftError) {
+        throw Self.abstract
+    }
 
     /// The error for a construction that needs runtime arguments it was not given.
-    func missingArguments(for construction: borrowing Construction) -> GraftError
+    @usableFromInline
+    func missingArguments(for construction: borrowing Construction) -> GraftError {
+        Self.abstract
+    }
+
+    private static var abstract: GraftError {
+        GraftError(.factoryFailed, "internal: a construction ran without an engine")
+    }
 }
 
 /// Memory for one instance of a service while a recipe fills it.

@@ -1,0 +1,50 @@
+import BenchmarkFixtures
+import Graft
+
+/// What one iteration of a measured loop does.
+enum ScalingLoop: String, CaseIterable {
+    case singleton
+    case graph
+    case mixed
+}
+
+/// Who answers the loop's resolves.
+enum ScalingLibrary: String, CaseIterable {
+    case handwritten
+    case graft
+
+    /// One iteration of `loop`, ready to run from any thread; the container or composition is
+    /// made (and its singletons created) here, outside the timed part.
+    func step(for loop: ScalingLoop) throws -> @Sendable () -> Void {
+        switch self {
+        case .handwritten:
+            let root = HandWrittenComposition()
+            blackHole(root.settings)
+            switch loop {
+            case .singleton: return { blackHole(root.settings) }
+            case .graph: return { blackHole(root.makeTransientGraph()) }
+            case .mixed:
+                return {
+                    blackHole(root.settings)
+                    blackHole(root.makeTransientGraph())
+                }
+            }
+        case .graft:
+            let container = try GraftContainers.makeTransientGraph()
+            blackHole(try container.resolve(AppSettings.self))
+            switch loop {
+            case .singleton: return { blackHole(try? container.resolve(AppSettings.self)) }
+            case .graph: return { blackHole(try? container.resolve(A.self)) }
+            case .mixed:
+                return {
+                    blackHole(try? container.resolve(AppSettings.self))
+                    blackHole(try? container.resolve(A.self))
+                }
+            }
+        }
+    }
+}
+
+/// Keeps a value alive as far as the optimizer knows.
+@inline(never) @_optimize(none)
+func blackHole<Value>(_ value: Value) {}

@@ -1,0 +1,59 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// graft-scaling <seconds> <repeats> [loop] [library]: how resolving scales from one thread to two, for Graft and
+// for hand-written code in the same process, so both meet the same machine at the same time.
+//
+// Each measurement runs a loop on one thread for `seconds`, then the same loop on two threads
+// at once for `seconds`; the iterations the threads finished, summed, divided by the one
+// thread's, is the scaling. Every loop ends by its deadline. The loops:
+//   singleton: resolve an existing singleton
+//   graph:     resolve the transient graph A(B(D), C(D))
+//   mixed:     both, one after the other (the loop of the engine issue)
+// Medians of `repeats` runs are printed as a Markdown table. Naming a loop (and a library)
+// runs only that one, for a profiler.
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard (2...4).contains(arguments.count), let seconds = Double(arguments[0]), seconds > 0, seconds <= 10,
+    let repeats = Int(arguments[1]), (1...15).contains(repeats)
+else {
+    let line = "usage: graft-scaling <seconds (0-10]> <repeats 1-15> [singleton|graph|mixed] [handwritten|graft]\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+    exit(2)
+}
+
+var rows: [String] = []
+let loops = arguments.count > 2 ? ScalingLoop.allCases.filter { $0.rawValue == arguments[2] } : ScalingLoop.allCases
+let libraries =
+    arguments.count > 3
+    ? ScalingLibrary.allCases.filter { $0.rawValue == arguments[3] } : ScalingLibrary.allCases
+for loop in loops {
+    for library in libraries {
+        var ratios: [Double] = []
+        var singles: [Double] = []
+        for _ in 0..<repeats {
+            let step = try library.step(for: loop)
+            let one = Threads.run(count: 1, seconds: seconds, step)
+            let two = Threads.run(count: 2, seconds: seconds, step)
+            singles.append(Double(one) / seconds)
+            ratios.append(Double(two) / Double(max(one, 1)))
+        }
+        rows.append(
+            "| \(loop.rawValue) | \(library.rawValue) | \(Int(median(singles) / 1000)) | "
+                + "\(String(format: "%.2f", median(ratios)))x |"
+        )
+    }
+}
+print("| loop | library | 1 thread (thousand iterations/s) | 2 threads / 1 thread |")
+print("|---|---|---:|---:|")
+for row in rows { print(row) }
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted[sorted.count / 2]
+}
