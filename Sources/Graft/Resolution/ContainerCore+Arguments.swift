@@ -37,7 +37,7 @@ extension ContainerCore {
     func adoptDelivered(_ disposal: Disposal, for construction: borrowing Construction) throws(GraftError) {
         // The owner is always a `ScopeCore`: `construct` is the only place that sets it.
         guard let object = construction.owner else { return }
-        let owner = unsafeDowncast(object, to: ScopeCore.self)
+        let owner = unsafeDowncast(object.takeUnretainedValue(), to: ScopeCore.self)
         try adopt(DisposalRecord(disposal, key: table.entries[construction.node].key), by: owner)
     }
 

@@ -103,7 +103,7 @@ extension ContainerCore {
         disposed: Bool,
         arguments: [any Sendable]?
     ) async throws(GraftError) -> Service {
-        let owner = disposed ? state.scope : nil
+        let owner = disposed ? state.owner : nil
         let recipe = entry.recipe
         switch recipe.kind {
         case .closure, .instance, .scopeValue:
@@ -133,7 +133,8 @@ extension ContainerCore {
                 }
             }
         case .asyncClosure, .asyncAutowired:
-            let frame = recipe.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
+            var frame = recipe.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
+            defer { ResolutionFrame.giveBack(&frame) }
             let prefetched =
                 recipe.kind.takesResolver ? nil : try await prefetchedArguments(entry, &state, arguments)
             return try await ConstructionOutput.make(Service.self, expected: entry.key.id) {

@@ -71,7 +71,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
                     $0.value(as: Service.self)
                 }
             }
-            return try resolveEntry(index, from: unretainedScope.takeUnretainedValue())
+            return try resolveEntry(index, from: unretainedScope)
         }
         var state = ResolveState(scope: unretainedScope.takeUnretainedValue())
         return try resolve(type, name: name, &state)
@@ -81,11 +81,14 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     /// reference count changes hands, so threads resolving the same service do not contend on
     /// one cache line.
     @usableFromInline
-    func resolveEntry<Service: Sendable>(_ index: Int, from scope: ScopeCore) throws(GraftError) -> Service {
+    func resolveEntry<Service: Sendable>(
+        _ index: Int,
+        from scope: Unmanaged<ScopeCore>
+    ) throws(GraftError) -> Service {
         do {
             return try table.entry(at: index)._withUnsafeGuaranteedRef { entry throws -> Service in
-                if scope.isClosed { throw closedError(entry.key, scope) }
-                var state = ResolveState(scope: scope)
+                var state = ResolveState(unmanagedScope: scope)
+                if state.scope.isClosed { throw closedError(entry.key, state.scope) }
                 return try makeNew(entry, &state)
             }
         } catch {
@@ -256,7 +259,8 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         _ entry: Entry,
         _ state: inout ResolveState
     ) throws(GraftError) {
-        let frame = try makeFrame(for: entry, &state)
+        var frame = try makeFrame(for: entry, &state)
+        defer { ResolutionFrame.giveBack(&frame) }
         var erased: any Sendable = value
         for activation in entry.activations {
             do {
@@ -285,7 +289,8 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         arguments: [any Sendable]? = nil
     ) throws(GraftError) -> Service {
         if entry.isAsync { throw needsAwaitError(entry) }
-        let frame = entry.recipe.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
+        var frame = entry.recipe.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
+        defer { ResolutionFrame.giveBack(&frame) }
         return try withUnsafeMutablePointer(to: &state) { request throws(GraftError) -> Service in
             let scratch = UnsafeMutableRawPointer(request) + ResolveState.scratchOffset
             return try ConstructionOutput.make(Service.self, expected: entry.key.id, scratch: scratch) {
@@ -297,7 +302,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
                     links: UnsafeRawPointer(bitPattern: entry.plainTargetsAddress),
                     request: UnsafeMutableRawPointer(request),
                     frame: frame,
-                    owner: disposed ? request.pointee.scope : nil,
+                    owner: disposed ? request.pointee.owner : nil,
                     arguments: arguments
                 )
                 do {
@@ -319,14 +324,16 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         // without `.graph` registrations needs no call state, and saves its allocation.
         if table.hasGraphLifetime { _ = state.sharedCall() }
         // Field by field: passing the state itself would copy it, retaining what it holds.
-        return ResolutionFrame(
-            container: self,
-            scope: state.scope,
-            parent: state.frame,
-            call: state.call,
-            entryIndex: entry.index,
-            singleton: state.singleton,
-            depth: state.depth
+        return ResolutionFrame.lend(
+            ResolutionFrame.Step(
+                container: Unmanaged.passUnretained(self),
+                scope: state.unmanagedScope,
+                parent: state.frame,
+                call: state.call,
+                entryIndex: entry.index,
+                singleton: state.singleton,
+                depth: state.depth
+            )
         )
     }
 

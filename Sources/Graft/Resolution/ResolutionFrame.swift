@@ -2,37 +2,106 @@
 ///
 /// Frames link to their parent, so the chain is the path of closure factories under way; a
 /// factory that would run again inside itself is a cycle, reported instead of recursing forever.
+///
+/// A frame is lent to one factory and given back when it returns (``lend(_:)`` and
+/// ``giveBack(_:)``). While lent it refers to the container and scope unretained: the resolve
+/// that runs the factory keeps both alive, and retaining them would write to reference counts
+/// that every resolving thread shares. A frame the factory kept (stored, or handed to another
+/// thread) is still referenced when it comes back; it then retains both for the rest of its
+/// life and is never lent again. A frame nobody kept goes to its thread's pool for the next
+/// factory, so a closure factory costs no allocation.
+///
+/// `@unchecked Sendable` is sound: the fields change only in ``lend(_:)`` and ``giveBack(_:)``,
+/// while the frame is in its thread's pool or uniquely referenced by the engine's call on that
+/// thread, so no other thread can see them change; `retained` is written once, by the engine,
+/// and read only by `deinit`.
 @usableFromInline
-final class ResolutionFrame: Resolver {
-    let container: ContainerCore
-    let scope: ScopeCore
-    let parent: ResolutionFrame?
-    let call: CallState?
-    /// The entry whose factory or hook received this frame.
-    let entryIndex: Int
-    let singleton: Int
-    let depth: Int
-
-    init(
-        container: ContainerCore,
-        scope: ScopeCore,
-        parent: ResolutionFrame?,
-        call: CallState?,
-        entryIndex: Int,
-        singleton: Int,
-        depth: Int
-    ) {
-        self.container = container
-        self.scope = scope
-        self.parent = parent
-        self.call = call
-        self.entryIndex = entryIndex
-        self.singleton = singleton
-        self.depth = depth
+final class ResolutionFrame: Resolver, @unchecked Sendable {
+    /// What a frame is lent for.
+    struct Step {
+        let container: Unmanaged<ContainerCore>
+        let scope: Unmanaged<ScopeCore>
+        let parent: ResolutionFrame?
+        let call: CallState?
+        /// The entry whose factory or hook receives the frame.
+        let entryIndex: Int
+        let singleton: Int
+        let depth: Int
     }
 
+    // Unchecked exclusivity: these change only while the frame is its thread's alone (see the
+    // type's comment), and the run-time checks would cost more than the rest of lending it.
+    @exclusivity(unchecked) private var unmanagedContainer: Unmanaged<ContainerCore>
+    @exclusivity(unchecked) private var unmanagedScope: Unmanaged<ScopeCore>
+    @exclusivity(unchecked) private(set) var parent: ResolutionFrame?
+    @exclusivity(unchecked) private(set) var call: CallState?
+    /// The entry whose factory or hook received this frame.
+    @exclusivity(unchecked) private(set) var entryIndex: Int
+    @exclusivity(unchecked) private(set) var singleton: Int
+    @exclusivity(unchecked) private(set) var depth: Int
+    /// The container and scope, retained once the frame outlives the factory it was lent to.
+    @exclusivity(unchecked) private var retained: (ContainerCore, ScopeCore)?
+
+    private init(_ step: Step) {
+        unmanagedContainer = step.container
+        unmanagedScope = step.scope
+        parent = step.parent
+        call = step.call
+        entryIndex = step.entryIndex
+        singleton = step.singleton
+        depth = step.depth
+    }
+
+    /// A frame for `step`: one from this thread's pool, or a new one.
+    static func lend(_ step: Step) -> ResolutionFrame {
+        let pool = Self.pool.object
+        let lent = pool._withUnsafeGuaranteedRef { unsafeDowncast($0, to: FramePool.self).frames.popLast() }
+        guard let frame = lent else { return ResolutionFrame(step) }
+        frame.unmanagedContainer = step.container
+        frame.unmanagedScope = step.scope
+        frame.parent = step.parent
+        frame.call = step.call
+        frame.entryIndex = step.entryIndex
+        frame.singleton = step.singleton
+        frame.depth = step.depth
+        return frame
+    }
+
+    /// Takes back a frame whose factory returned, while its resolve still keeps the container
+    /// and scope alive.
+    static func giveBack(_ frame: inout ResolutionFrame?) {
+        guard frame != nil else { return }
+        giveBack(&frame!)
+    }
+
+    /// Takes back a frame whose factory returned, while its resolve still keeps the container
+    /// and scope alive.
+    static func giveBack(_ frame: inout ResolutionFrame) {
+        guard isKnownUniquelyReferenced(&frame) else {
+            frame.retained = (
+                frame.unmanagedContainer.takeUnretainedValue(), frame.unmanagedScope.takeUnretainedValue()
+            )
+            return
+        }
+        frame.parent = nil
+        frame.call = nil
+        let pool = Self.pool.object
+        pool._withUnsafeGuaranteedRef { object in
+            let pool = unsafeDowncast(object, to: FramePool.self)
+            if pool.frames.count < FramePool.capacity { pool.frames.append(frame) }
+        }
+    }
+
+    /// Each thread's frames that no factory holds.
+    private static let pool = ThreadLocalObject { FramePool() }
+
+    /// The container, for resolves that are not on the hot path.
+    var container: ContainerCore { unmanagedContainer.takeUnretainedValue() }
+    /// The scope, for resolves that are not on the hot path.
+    var scope: ScopeCore { unmanagedScope.takeUnretainedValue() }
+
     var state: ResolveState {
-        ResolveState(scope: scope, frame: self, call: call, singleton: singleton, depth: depth)
+        ResolveState(unmanagedScope: unmanagedScope, frame: self, call: call, singleton: singleton, depth: depth)
     }
 
     /// The keys from the frame for `index` down to this one, or `nil` when `index` is not on the path.
@@ -50,7 +119,11 @@ final class ResolutionFrame: Resolver {
     @usableFromInline
     func resolve<Service: Sendable>(_ type: Service.Type, name: String?) throws(GraftError) -> Service {
         var state = self.state
-        return try container.resolve(type, name: name, &state)
+        do {
+            return try unmanagedContainer._withUnsafeGuaranteedRef { try $0.resolve(type, name: name, &state) }
+        } catch {
+            throw GraftError.wrapping(error)
+        }
     }
 
     @usableFromInline
@@ -62,7 +135,11 @@ final class ResolutionFrame: Resolver {
     @usableFromInline
     func resolveAll<Service: Sendable>(_ type: Service.Type) throws(GraftError) -> [Service] {
         var state = self.state
-        return try container.resolveAll(type, &state)
+        do {
+            return try unmanagedContainer._withUnsafeGuaranteedRef { try $0.resolveAll(type, &state) }
+        } catch {
+            throw GraftError.wrapping(error)
+        }
     }
 
     @usableFromInline
@@ -70,4 +147,16 @@ final class ResolutionFrame: Resolver {
         var state = self.state
         return try await container.resolveAllAsync(type, &state)
     }
+}
+
+/// One thread's frames that no factory holds (see ``ResolutionFrame/lend(_:)``). Only its own
+/// thread ever touches it.
+private final class FramePool {
+    /// More frames than factories nest on one thread at once in a usual graph; deeper nesting
+    /// allocates the rest.
+    static let capacity = 16
+    /// Unchecked exclusivity: only this pool's thread touches it, one call at a time.
+    @exclusivity(unchecked) var frames: [ResolutionFrame] = []
+
+    init() { frames.reserveCapacity(Self.capacity) }
 }

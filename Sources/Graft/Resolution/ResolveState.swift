@@ -8,6 +8,10 @@ struct ResolveState: Sendable {
     // reference) keeps the scope alive until the call returns; anything that outlives the call
     // (a frame handed to a factory) copies the scope into a strong reference of its own.
     @usableFromInline unowned(unsafe) let scope: ScopeCore
+    /// `scope`, unretained: what a construction is given as the owner of disposable instances,
+    /// so handing it over touches no reference count (the root scope's is shared by every
+    /// thread resolving from the container).
+    @usableFromInline let unmanagedScope: Unmanaged<ScopeCore>
     /// The innermost closure factory under way, when there is one: the path for cycle checks.
     @usableFromInline var frame: ResolutionFrame?
     /// State shared by one top-level resolve call, made the first time something needs it.
@@ -34,12 +38,35 @@ struct ResolveState: Sendable {
         singleton: Int = -1,
         depth: Int = 0
     ) {
-        self.scope = scope
+        self.init(
+            unmanagedScope: Unmanaged.passUnretained(scope),
+            frame: frame,
+            call: call,
+            singleton: singleton,
+            depth: depth
+        )
+    }
+
+    /// A state for `unmanagedScope`, which the caller keeps alive for the whole resolve.
+    @inlinable
+    init(
+        unmanagedScope: Unmanaged<ScopeCore>,
+        frame: ResolutionFrame? = nil,
+        call: CallState? = nil,
+        singleton: Int = -1,
+        depth: Int = 0
+    ) {
+        self.scope = unmanagedScope.takeUnretainedValue()
+        self.unmanagedScope = unmanagedScope
         self.frame = frame
         self.call = call
         self.singleton = singleton
         self.depth = depth
     }
+
+    /// The scope as a construction's owner (see ``Construction/owner``).
+    @inlinable
+    var owner: Unmanaged<AnyObject> { Unmanaged.fromOpaque(unmanagedScope.toOpaque()) }
 
     @usableFromInline
     mutating func sharedCall() -> CallState {

@@ -45,7 +45,7 @@ struct Construction {
     /// Who disposes the instance when its registered type is disposable: the engine's scope
     /// object, opaque here; `nil` when nobody does. The resolve that runs the construction
     /// keeps it alive.
-    @usableFromInline unowned(unsafe) let owner: AnyObject?
+    @usableFromInline let owner: Unmanaged<AnyObject>?
     /// The runtime arguments the caller passed, checked against the registration's types
     /// before the construction starts; `nil` when the resolve passed none.
     @usableFromInline let arguments: [any Sendable]?
@@ -63,7 +63,7 @@ struct Construction {
         request: UnsafeMutableRawPointer? = nil,
         prefetched: [(any Sendable)?]? = nil,
         frame: (any Resolver)? = nil,
-        owner: AnyObject? = nil,
+        owner: Unmanaged<AnyObject>? = nil,
         arguments: [any Sendable]? = nil
     ) {
         self.site = Unmanaged.passUnretained(site)
