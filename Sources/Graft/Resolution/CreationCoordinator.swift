@@ -21,8 +21,8 @@ final class CreationCoordinator: Sendable {
         var nextID = 0
         // Few creations are under way at any moment, so these are small arrays searched in
         // order: no hashing, and no allocation once they have grown to their working size.
-        var inProgress = SmallMap<SlotID, Int>()
-        var records = SmallMap<Int, Record>()
+        var inProgress = CompactMap<SlotID, Int>()
+        var records = CompactMap<Int, Record>()
         /// For every creation whose work is blocked, the creation it waits for.
         var waitingFor: [Int: Int] = [:]
     }
@@ -106,19 +106,23 @@ final class CreationCoordinator: Sendable {
             if let value = existing() {
                 return .done(.ready(value))
             }
-            guard let id = state.inProgress[slot], let record = state.records[id] else {
+            guard let id = state.inProgress[slot] else {
+                // Claimed with no record: most creations finish before anyone waits for them,
+                // and a record is made only for one that somebody does (or that has a
+                // provisional instance).
                 let id = state.nextID
                 state.nextID += 1
                 state.inProgress[slot] = id
-                state.records[id] = Record(slot: slot, key: key)
-                return .done(.claimed(CreationChain(id: id, key: key, parent: chain)))
+                return .done(.claimed(CreationChain(id: id, key: key, slot: slot, parent: chain)))
             }
             if let chain, chain.contains(id) {
-                if let provisional = record.provisional {
+                if let provisional = state.records[id]?.provisional {
                     return .done(.ready(provisional))
                 }
                 return .fail(CycleReport.error(chain.keys(from: id) + [key]))
             }
+            // The record first: a deadlock report names the creations it waits on by their records.
+            if state.records[id] == nil { state.records[id] = Record(slot: slot, key: key) }
             if let chain, let loop = Self.deadlock(waitingOn: id, chain: chain, state: state) {
                 return .fail(CycleReport.error(loop, concurrent: true))
             }
@@ -154,15 +158,19 @@ final class CreationCoordinator: Sendable {
 
     /// Makes `value` visible to resolves on behalf of the creation `chain` heads, before it is finished.
     func setProvisional(_ value: InstanceCell, for chain: CreationChain) {
-        state.withLock { $0.records[chain.id]?.provisional = value }
+        state.withLock { state in
+            var record = state.records[chain.id] ?? Record(slot: chain.slot, key: chain.key)
+            record.provisional = value
+            state.records[chain.id] = record
+        }
     }
 
     /// Ends the creation `chain` heads, handing its outcome to every waiter.
     func finish(_ chain: CreationChain, _ outcome: Result<InstanceCell, GraftError>) {
         let (continuations, hadWaiters) = state.withLock {
             state -> ([CheckedContinuation<Void, Never>], Bool) in
+            state.inProgress[chain.slot] = nil
             guard var record = state.records[chain.id] else { return ([], false) }
-            state.inProgress[record.slot] = nil
             let continuations = record.continuations
             record.continuations = []
             record.outcome = outcome
@@ -229,11 +237,14 @@ final class CreationChain: Sendable {
 
     let id: Int
     let key: ServiceKey
+    /// The slot the creation fills.
+    let slot: SlotID
     let parent: CreationChain?
 
-    init(id: Int, key: ServiceKey, parent: CreationChain?) {
+    init(id: Int, key: ServiceKey, slot: SlotID, parent: CreationChain?) {
         self.id = id
         self.key = key
+        self.slot = slot
         self.parent = parent
     }
 
@@ -256,35 +267,5 @@ final class CreationChain: Sendable {
             link = current.parent
         }
         return keys.reversed()
-    }
-}
-
-/// A map for a handful of entries: two arrays searched in order. Setting `nil` removes.
-struct SmallMap<Key: Equatable & Sendable, Value: Sendable>: Sendable {
-    private var keys: [Key] = []
-    private var values: [Value] = []
-
-    subscript(key: Key) -> Value? {
-        get {
-            guard let index = keys.firstIndex(of: key) else { return nil }
-            return values[index]
-        }
-        set {
-            let index = keys.firstIndex(of: key)
-            switch (index, newValue) {
-            case (let index?, let value?):
-                values[index] = value
-            case (let index?, nil):
-                keys.swapAt(index, keys.count - 1)
-                values.swapAt(index, values.count - 1)
-                keys.removeLast()
-                values.removeLast()
-            case (nil, let value?):
-                keys.append(key)
-                values.append(value)
-            case (nil, nil):
-                break
-            }
-        }
     }
 }

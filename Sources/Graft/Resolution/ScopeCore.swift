@@ -4,9 +4,9 @@ import Synchronization
 @usableFromInline
 final class ScopeCore: Sendable {
     private struct State {
-        var scoped: [Int: InstanceCell] = [:]
+        var scoped = CompactMap<Int, InstanceCell>()
         var disposables: [DisposalRecord] = []
-        var children: [ObjectIdentifier: ScopeCore] = [:]
+        var children = CompactMap<ObjectIdentifier, ScopeCore>()
         /// Non-`nil` while the container drains (see `Container+Draining.swift`): no new child is
         /// made, and these run once the last child has closed.
         var drainWaiters: [@Sendable () -> Void]?
@@ -66,7 +66,7 @@ final class ScopeCore: Sendable {
         let taken = state.withLock { state -> (children: [ScopeCore], records: [DisposalRecord])? in
             guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
             else { return nil }
-            let taken = (Array(state.children.values), Array(state.disposables.reversed()))
+            let taken = (state.children.values, Array(state.disposables.reversed()))
             state = State()
             return taken
         }
@@ -81,7 +81,7 @@ final class ScopeCore: Sendable {
     /// Called once a child's disposals are done, so a drain waits for them to finish.
     private func forget(_ child: ScopeCore) {
         let waiters = state.withLock { state -> [@Sendable () -> Void] in
-            _ = state.children.removeValue(forKey: child.id)
+            state.children[child.id] = nil
             guard state.children.isEmpty, let waiters = state.drainWaiters else { return [] }
             state.drainWaiters = []
             return waiters
