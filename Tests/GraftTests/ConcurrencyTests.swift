@@ -24,10 +24,6 @@ private final class Strategy: Sendable {
     }
 }
 
-private final class Database: Sendable {
-    init() {}
-}
-
 private final class Ping: Sendable {}
 private final class Pong: Sendable {}
 

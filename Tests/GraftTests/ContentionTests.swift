@@ -386,7 +386,7 @@ private func runOnDedicatedThreads(_ count: Int, _ body: @escaping @Sendable (In
         let succeeded = Atomic(0)
         let closed = Atomic(0)
         let rounds = Atomic(0)
-        let unexpected = Guarded([String]())
+        let unexpected = EventLog()
 
         // Threads 0 and 1 replace scopes and close the replaced ones (some new scopes are
         // children of another slot's scope, so closing a parent closes them early); threads 2
@@ -408,7 +408,7 @@ private func runOnDedicatedThreads(_ count: Int, _ body: @escaping @Sendable (In
                     do {
                         try replaced.close()
                     } catch {
-                        unexpected.withLock { $0.append("close: \(error)") }
+                        unexpected.append("close: \(error)")
                     }
                 }
                 rounds.add(round, ordering: .relaxed)
@@ -420,13 +420,13 @@ private func runOnDedicatedThreads(_ count: Int, _ body: @escaping @Sendable (In
                     let session = try scope.resolve(TrackedSession.self)
                     let tracked = try scope.resolve(Tracked.self)
                     if session.tracked === tracked {
-                        unexpected.withLock { $0.append("a transient was shared with the scoped instance") }
+                        unexpected.append("a transient was shared with the scoped instance")
                     }
                     succeeded.add(1, ordering: .relaxed)
                 } catch let error as GraftError where error.code == .closed {
                     closed.add(1, ordering: .relaxed)
                 } catch {
-                    unexpected.withLock { $0.append("resolve: \(error)") }
+                    unexpected.append("resolve: \(error)")
                 }
             }
             resolversLeft.subtract(1, ordering: .releasing)
@@ -435,7 +435,7 @@ private func runOnDedicatedThreads(_ count: Int, _ body: @escaping @Sendable (In
         try await container.shutdown()
 
         let created = tally.created.load(ordering: .relaxed)
-        #expect(unexpected.withLock { $0 }.isEmpty, "\(unexpected.withLock { $0 }.prefix(5))")
+        #expect(unexpected.entries.isEmpty, "\(unexpected.entries.prefix(5))")
         #expect(
             succeeded.load(ordering: .relaxed) + closed.load(ordering: .relaxed)
                 == 2 * resolvesPerThread

@@ -3,8 +3,6 @@ import Testing
 
 private final class Engin: Sendable {}
 
-private final class Database: Sendable {}
-
 private final class Repository: Sendable {
     let database: Database
 
@@ -317,9 +315,4 @@ private final class Relay: Sendable {
         #expect(GraftError(.closed, "one") != GraftError(.cycle, "one"))
         #expect(GraftError.Code.scopedFromRoot.description == "scoped service resolved from the root container")
     }
-}
-
-/// Resolves synchronously from async code, where Swift would otherwise pick the async overload.
-func syncResolve<Service: Sendable>(_ type: Service.Type, from resolver: some Resolver) throws -> Service {
-    try resolver.resolve(type, name: nil)
 }

@@ -37,8 +37,6 @@ private final class Middle: Sendable {}
 private final class Leaf: Sendable {}
 private final class Order: Sendable {}
 
-private final class Database: Sendable {}
-
 private final class Radio: Sendable {}
 private final class Headset: Sendable {}
 
