@@ -23,13 +23,34 @@ private final class ViewModel: Sendable {
     }
 }
 
-private struct Unreachable: Error {}
-
 private func poolBuilder(lifetime: Lifetime = .singleton) -> ContainerBuilder {
     var builder = ContainerBuilder()
     builder.register(Pool.self, lifetime: lifetime) { _ async in await Pool(opening: "pool") }
     builder.register(Repository.self, using: Repository.init(pool:))
     return builder
+}
+
+/// Where a factory of the tests below stands: how many runs started, how many are running now,
+/// and the most that ever ran at once.
+private final class FactoryRuns: Sendable {
+    private let state = Guarded((started: 0, running: 0, mostAtOnce: 0))
+
+    /// Notes a run starting and returns its number (1 for the first).
+    func start() -> Int {
+        state.withLock { state in
+            state.started += 1
+            state.running += 1
+            state.mostAtOnce = max(state.mostAtOnce, state.running)
+            return state.started
+        }
+    }
+
+    func finish() {
+        state.withLock { $0.running -= 1 }
+    }
+
+    var started: Int { state.current.started }
+    var mostAtOnce: Int { state.current.mostAtOnce }
 }
 
 @Suite struct AsyncResolutionTests {
@@ -105,107 +126,201 @@ private func poolBuilder(lifetime: Lifetime = .singleton) -> ContainerBuilder {
     }
 
     @Test(.timeLimit(.minutes(1))) func asyncSingletonIsCreatedOnceForAThousandWaiters() async throws {
-        let created = Atomic(0)
+        let runs = FactoryRuns()
+        let started = Latch()
+        let release = Latch()
         var builder = ContainerBuilder()
         builder.register(Settings.self, lifetime: .singleton) { _ async throws in
-            created.add(1, ordering: .relaxed)
-            try await Task.sleep(for: .milliseconds(50))
+            _ = runs.start()
+            defer { runs.finish() }
+            started.open()
+            await release.wait()
             return Settings()
         }
         let container = try await builder.build()
+        let waiters = Countdown(1_000)
+
         let identities = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
             for _ in 0..<1_000 {
-                group.addTask { ObjectIdentifier(try await container.resolve(Settings.self)) }
+                group.addTask {
+                    waiters.arrive()
+                    return ObjectIdentifier(try await container.resolve(Settings.self))
+                }
             }
+            // The creation is held open until every waiter has called `resolve`.
+            await started.wait()
+            await waiters.wait()
+            release.open()
             return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
         }
+
         #expect(identities.count == 1)
-        #expect(created.load(ordering: .relaxed) == 1)
+        #expect(runs.started == 1)
     }
 
     @Test(.timeLimit(.minutes(1))) func asyncScopedInstanceIsCreatedOncePerScope() async throws {
-        let created = Atomic(0)
+        let runs = FactoryRuns()
+        let started = Latch()
+        let release = Latch()
         var builder = ContainerBuilder()
         builder.register(Settings.self, lifetime: .scoped) { _ async throws in
-            created.add(1, ordering: .relaxed)
-            try await Task.sleep(for: .milliseconds(20))
+            _ = runs.start()
+            defer { runs.finish() }
+            started.open()
+            await release.wait()
             return Settings()
         }
         let container = try await builder.build()
         let scope = container.makeScope()
+        let waiters = Countdown(1_000)
+
         let identities = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
             for _ in 0..<1_000 {
-                group.addTask { ObjectIdentifier(try await scope.resolve(Settings.self)) }
+                group.addTask {
+                    waiters.arrive()
+                    return ObjectIdentifier(try await scope.resolve(Settings.self))
+                }
             }
+            await started.wait()
+            await waiters.wait()
+            release.open()
             return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
         }
+        let other = try await container.withScope { try await $0.resolve(Settings.self) }
+
         #expect(identities.count == 1)
-        #expect(created.load(ordering: .relaxed) == 1)
+        #expect(runs.started == 2)
+        #expect(!identities.contains(ObjectIdentifier(other)))
         try await scope.close()
     }
 
     @Test(.timeLimit(.minutes(1))) func everyWaiterGetsTheFactoryErrorAndTheNextResolveRetries() async throws {
-        let attempts = Atomic(0)
+        let runs = FactoryRuns()
+        let started = Latch()
+        let release = Latch()
+        let failing = Guarded(true)
         var builder = ContainerBuilder()
+        let factoryLine = #line + 1
         builder.register(Settings.self, lifetime: .singleton) { _ async throws in
-            let attempt = attempts.add(1, ordering: .relaxed).newValue
-            try await Task.sleep(for: .milliseconds(50))
-            if attempt == 1 { throw Unreachable() }
+            _ = runs.start()
+            defer { runs.finish() }
+            started.open()
+            await release.wait()
+            if failing.current { throw Jammed(part: "settings") }
             return Settings()
         }
         let container = try await builder.build()
-        let failures = await withTaskGroup(of: Bool.self) { group in
+        let waiters = Countdown(100)
+
+        // The first creation is held open until every waiter has called `resolve`; a waiter
+        // that still came too late to join it starts a creation of its own, which fails too.
+        let errors = await withTaskGroup(of: String?.self) { group in
             for _ in 0..<100 {
-                group.addTask { (try? await container.resolve(Settings.self)) == nil }
+                group.addTask {
+                    waiters.arrive()
+                    do {
+                        _ = try await container.resolve(Settings.self)
+                        return nil
+                    } catch let error as GraftError {
+                        return error.description
+                    } catch {
+                        return "not a GraftError: \(error)"
+                    }
+                }
             }
-            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            await started.wait()
+            await waiters.wait()
+            release.open()
+            return await group.reduce(into: [String?]()) { $0.append($1) }
         }
-        #expect(failures == 100)
-        #expect(attempts.load(ordering: .relaxed) == 1)
-        _ = try await container.resolve(Settings.self)
-        #expect(attempts.load(ordering: .relaxed) == 2)
+        let failedRuns = runs.started
+
+        #expect(
+            errors
+                == Array(
+                    repeating: """
+                        Graft: factory of Settings threw: settings is jammed
+                          registered at GraftTests/AsyncResolutionTests.swift:\(factoryLine); \
+                        the next resolve runs the factory again
+                        """,
+                    count: 100
+                )
+        )
+        #expect(runs.mostAtOnce == 1, "waiters joined the creation in flight instead of starting their own")
+
+        failing.withLock { $0 = false }
+        let settings = try await container.resolve(Settings.self)
+        #expect(runs.started == failedRuns + 1)
+        #expect(try await container.resolve(Settings.self) === settings)
+        #expect(runs.started == failedRuns + 1)
     }
 
     @Test(.timeLimit(.minutes(1))) func cancellingTheFirstWaiterDoesNotCancelTheCreation() async throws {
+        let runs = FactoryRuns()
+        let started = Latch()
+        let release = Latch()
+        let creationSawCancellation = Guarded<Bool?>(nil)
         var builder = ContainerBuilder()
         builder.register(Settings.self, lifetime: .singleton) { _ async throws in
-            try await Task.sleep(for: .milliseconds(200))
+            _ = runs.start()
+            defer { runs.finish() }
+            started.open()
+            await release.wait()
+            creationSawCancellation.withLock { $0 = Task.isCancelled }
+            try Task.checkCancellation()
             return Settings()
         }
         let container = try await builder.build()
+
         let first = Task { try await container.resolve(Settings.self) }
-        try await Task.sleep(for: .milliseconds(20))
+        await started.wait()
         let second = Task { try await container.resolve(Settings.self) }
         first.cancel()
+        release.open()
         let fromFirst = try await first.value
         let fromSecond = try await second.value
+
+        #expect(creationSawCancellation.current == false)
         #expect(fromFirst === fromSecond)
+        #expect(runs.started == 1)
     }
 
     @Test(.timeLimit(.minutes(1))) func cooperativePoolKeepsRunningWhileAnAsyncSingletonIsCreated() async throws {
-        let release = AsyncStream<Void>.makeStream()
+        let runs = FactoryRuns()
+        let release = Latch()
         var builder = ContainerBuilder()
         builder.register(Settings.self, lifetime: .singleton) { _ async throws in
-            for await _ in release.stream { break }
+            _ = runs.start()
+            defer { runs.finish() }
+            await release.wait()
             return Settings()
         }
+        builder.register(Wheel.self) { _ in Wheel() }
         let container = try await builder.build()
-        // More waiters than the pool has threads: if waiting blocked threads, the task that
-        // releases the factory could never run.
-        let waiters = Task {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<64 {
-                    group.addTask { _ = try await container.resolve(Settings.self) }
+        // More waiters than the pool has threads: if a waiter blocked its thread, the pool would
+        // run out of threads before every waiter had started, and this test would hang until its
+        // time limit failed it.
+        let waiterCount = 64
+        let waiters = Countdown(waiterCount)
+
+        let identities = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+            for _ in 0..<waiterCount {
+                group.addTask {
+                    waiters.arrive()
+                    return ObjectIdentifier(try await container.resolve(Settings.self))
                 }
-                try await group.waitForAll()
             }
+            await waiters.wait()
+            // With every waiter started and the creation still held open, other work still runs.
+            let other = try await Task { try await container.resolve(Wheel.self) }.value
+            #expect(try await container.resolve(Wheel.self) !== other)
+            #expect(!release.isOpen)
+            release.open()
+            return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
         }
-        try await Task.sleep(for: .milliseconds(50))
-        let progress = await Task { 21 * 2 }.value
-        #expect(progress == 42)
-        release.continuation.yield()
-        release.continuation.finish()
-        try await waiters.value
+
+        #expect(identities.count == 1)
+        #expect(runs.started == 1)
     }
 
     @Test func asyncDisposalRunsOnAsyncShutdown() async throws {
