@@ -16,16 +16,16 @@ private final class Settings: Sendable {}
 @MainActor
 private final class ViewModel: Sendable {
     let repository: Repository
-    var title = "laps"
 
     init(repository: Repository) {
         self.repository = repository
     }
 }
 
-private func poolBuilder(lifetime: Lifetime = .singleton) -> ContainerBuilder {
+/// A pool whose factory awaits, and a repository autowired from it.
+private func poolBuilder(lifetime: Lifetime = .singleton, log: EventLog = EventLog()) -> ContainerBuilder {
     var builder = ContainerBuilder()
-    builder.register(Pool.self, lifetime: lifetime) { _ async in await Pool(opening: "pool") }
+    builder.register(Pool.self, lifetime: lifetime) { _ async in await Pool(opening: "pool", log: log) }
     builder.register(Repository.self, using: Repository.init(pool:))
     return builder
 }
@@ -60,13 +60,23 @@ private final class FactoryRuns: Sendable {
         #expect(try await repository.pool === container.resolve(Pool.self))
     }
 
-    @Test func asyncAutowiredInitializer() async throws {
+    @Test func asyncAutowiredInitializerIsAwaitedAndReceivesItsDependencies() async throws {
+        let log = EventLog()
         var builder = ContainerBuilder()
         builder.register(String.self, instance: "autowired")
-        builder.register(EventLog.self, instance: EventLog())
+        builder.register(EventLog.self, instance: log)
         builder.register(Pool.self, lifetime: .singleton, using: Pool.init(opening:log:))
         let container = try await builder.build()
-        _ = try await container.resolve(Pool.self)
+
+        // Autowiring saw that the initializer is async: a synchronous resolve cannot run it.
+        let error = #expect(throws: GraftError.self) { try syncResolve(Pool.self, from: container) }
+        #expect(error?.code == .needsAwait)
+        #expect(error?.summary == "Pool needs await to be created: its factory is async")
+
+        let pool = try await container.resolve(Pool.self)
+        #expect(pool.label == "autowired")
+        #expect(pool.log === log)
+        #expect(try await container.resolve(Pool.self) === pool)
     }
 
     @Test func synchronousResolveOfAsyncServiceNamesTheAsyncServiceBehindIt() throws {
@@ -91,16 +101,22 @@ private final class FactoryRuns: Sendable {
     }
 
     @Test func synchronousClosureMayUseAnExistingAsyncSingleton() async throws {
+        let received = Guarded([ObjectIdentifier]())
         var builder = poolBuilder()
         builder.register(Settings.self) { r in
-            _ = try r.resolve(Pool.self)
+            let pool = try r.resolve(Pool.self)
+            received.withLock { $0.append(ObjectIdentifier(pool)) }
             return Settings()
         }
         let container = try await builder.build()
         let error = #expect(throws: GraftError.self) { try container.resolve(Settings.self) }
         #expect(error?.code == .needsAwait)
-        _ = try await container.resolve(Pool.self)
+        #expect(error?.path == ["Settings", "Pool"])
+
+        let pool = try await container.resolve(Pool.self)
         _ = try syncResolve(Settings.self, from: container)
+
+        #expect(received.current == [ObjectIdentifier(pool)])
     }
 
     @Test func eagerAsyncSingletonNeedsTheAsyncBuild() async throws {
@@ -324,20 +340,33 @@ private final class FactoryRuns: Sendable {
     }
 
     @Test func asyncDisposalRunsOnAsyncShutdown() async throws {
-        let container = try await poolBuilder().build()
+        let log = EventLog()
+        let container = try await poolBuilder(log: log).build()
         let pool = try await container.resolve(Pool.self)
+        #expect(!pool.isDisposed)
+
         try await container.shutdown()
+
         #expect(pool.isDisposed)
+        #expect(log.entries == ["pool"])
     }
 
     @Test func synchronousShutdownReportsAsyncDisposables() async throws {
         let container = try await poolBuilder().build()
-        _ = try await container.resolve(Pool.self)
+        let pool = try await container.resolve(Pool.self)
         let error = #expect(throws: GraftError.self) { try container.shutdown() }
+        #expect(error?.code == .disposalFailed)
         #expect(
-            error?.problems.first?.summary
-                == "Pool is AsyncDisposable and was not disposed by a synchronous close"
+            error?.problems.map(\.description) == [
+                """
+                Graft: Pool is AsyncDisposable and was not disposed by a synchronous close
+                  this runs inside a task, but Swift picked the synchronous shutdown()
+                  in an async function, write `try await container.shutdown()` (a synchronous function or closure must become async first)
+                  in top-level code (main.swift) Swift picks the synchronous overload even after `await`: move the code into an async function or an `@main` type's `static func main() async`
+                """
+            ]
         )
+        #expect(!pool.isDisposed)
     }
 
     @MainActor @Test func mainActorServiceResolvesFromMainActorCode() async throws {
@@ -346,9 +375,13 @@ private final class FactoryRuns: Sendable {
             await ViewModel(repository: try await r.resolve(Repository.self))
         }
         let container = try await builder.build()
-        let viewModel = try await container.resolve(ViewModel.self)
-        viewModel.title = "lap times"
-        #expect(viewModel.title == "lap times")
+
+        let first = try await container.resolve(ViewModel.self)
+        let second = try await container.resolve(ViewModel.self)
+
+        #expect(first !== second)
+        #expect(first.repository !== second.repository)
+        #expect(try await first.repository.pool === container.resolve(Pool.self))
     }
 
     @MainActor @Test func mainActorServiceAutowiredFromItsIsolatedInitializer() async throws {

@@ -2,10 +2,7 @@ import Graft
 import Synchronization
 import Testing
 
-private final class Extinguisher: Sendable {
-    static let made = Atomic(0)
-    init() { Self.made.add(1, ordering: .relaxed) }
-}
+private final class Extinguisher: Sendable {}
 
 private final class Tyre: Sendable {}
 
@@ -157,6 +154,8 @@ private struct Boom: Error, CustomStringConvertible {
         let kart = try container.resolve(Kart.self)
         #expect(kart.sponsor == nil)
         #expect(!kart.extinguisher.isCreated)
+        #expect(try kart.extinguisher.value === container.resolve(Extinguisher.self))
+        #expect(kart.extinguisher.isCreated)
         #expect(try kart.tyres.get() !== kart.tyres.get())
     }
 

@@ -495,7 +495,11 @@ private func chainBuilder(count: Int) -> (ContainerBuilder, any Chained.Type) {
 @Suite struct DeclaredClosureDependencyTests {
     private final class Pump: Sendable {}
     private final class Boiler: Sendable {
-        init(pump: Pump) {}
+        let pump: Pump
+
+        init(pump: Pump) {
+            self.pump = pump
+        }
     }
 
     @Test func closureWithDeclaredDependenciesIsCheckedByBuild() throws {
@@ -510,11 +514,18 @@ private func chainBuilder(count: Int) -> (ContainerBuilder, any Chained.Type) {
 
     @Test func closureWithDeclaredDependenciesResolves() throws {
         var builder = ContainerBuilder()
-        builder.register(Pump.self, name: "main") { _ in Pump() }
+        builder.register(Pump.self, lifetime: .singleton) { _ in Pump() }
+        builder.register(Pump.self, name: "main", lifetime: .singleton) { _ in Pump() }
         builder.register(Boiler.self, dependencies: [Requirement(Pump.self, name: "main")]) { r in
             Boiler(pump: try r.resolve(Pump.self, name: "main"))
         }
-        _ = try builder.build().resolve(Boiler.self)
+        #expect(builder.validate().isEmpty)
+        let container = try builder.build()
+
+        let boiler = try container.resolve(Boiler.self)
+
+        #expect(try boiler.pump === container.resolve(Pump.self, name: "main"))
+        #expect(try boiler.pump !== container.resolve(Pump.self))
     }
 
     @Test func declaredCycleThroughClosuresIsFoundByBuild() throws {
