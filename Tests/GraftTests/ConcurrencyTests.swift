@@ -207,31 +207,6 @@ struct ConcurrencyTests {
         #expect([calls.telemetry.value, calls.tyres.value, calls.strategy.value] == [1, 1, 1])
     }
 
-    @Test func asyncSingletonAwaitedByAThousandTasksIsCreatedOnce() async throws {
-        let calls = Counter()
-        var builder = ContainerBuilder()
-        builder.register(Database.self, lifetime: .singleton) { _ async in
-            calls.increment()
-            try? await Task.sleep(for: .milliseconds(20))
-            return Database()
-        }
-        let container = try await builder.build()
-
-        let instances = try await withThrowingTaskGroup(of: Database.self) { group in
-            for _ in 0..<Self.taskCount {
-                group.addTask { try await container.resolve(Database.self) }
-            }
-            var results: [Database] = []
-            for try await database in group {
-                results.append(database)
-            }
-            return results
-        }
-
-        #expect(instances.distinctCount == 1)
-        #expect(calls.value == 1)
-    }
-
     @Test func threadsEnteringAClosureCycleFromDifferentEndsBothGetACycleError() throws {
         let rendezvous = Rendezvous()
         var builder = ContainerBuilder()

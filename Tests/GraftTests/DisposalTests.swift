@@ -397,18 +397,6 @@ private struct BodyFailed: Error, Equatable {
         #expect(log.entries == ["sync", "drain"])
     }
 
-    @Test func synchronousCloseReportsAsyncDisposablesItCannotAwait() throws {
-        var builder = ContainerBuilder()
-        builder.register(Drain.self, lifetime: .scoped) { [log] _ in Drain(log: log) }
-        let container = try builder.build()
-        let scope = container.makeScope()
-        _ = try scope.resolve(Drain.self)
-
-        let error = #expect(throws: GraftError.self) { try scope.close() }
-
-        #expect(error?.description.contains("Drain is AsyncDisposable and was not disposed") == true)
-    }
-
     @Test(.timeLimit(.minutes(1)))
     func asyncWithScopeClosesTheScope() async throws {
         var builder = ContainerBuilder()

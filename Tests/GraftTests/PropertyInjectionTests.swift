@@ -81,19 +81,38 @@ private struct Failure: Error {}
 
     @Test func failingHookIsReportedWithTheService() throws {
         var builder = ContainerBuilder()
+        // The hint names where the service the hook belongs to was registered, as a decorator's does.
+        let registrationLine = #line + 1
         builder.register(Timer.self, using: Timer.init)
         builder.onActivation(Timer.self) { _, _ in throw Failure() }
         let error = #expect(throws: GraftError.self) { try builder.build().resolve(Timer.self) }
         #expect(error?.code == .activationFailed)
         #expect(error?.summary == "activation hook of Timer threw: Failure()")
+        #expect(
+            error?.description == """
+                Graft: activation hook of Timer threw: Failure()
+                  the hook was added at GraftTests/PropertyInjectionTests.swift:\(registrationLine)
+                """
+        )
         #expect(error?.underlyingError is Failure)
     }
 
-    @Test func hookForUnregisteredServiceFailsTheBuild() throws {
+    @Test(arguments: [false, true])
+    func hookForUnregisteredServiceFailsTheBuild(registeredAfterTheHook: Bool) throws {
         var builder = ContainerBuilder()
+        let hookLine = #line + 1
         builder.onActivation(Timer.self) { _, _ in }
+        if registeredAfterTheHook { builder.register(Timer.self, using: Timer.init) }
         let error = #expect(throws: GraftError.self) { try builder.build() }
-        #expect(error?.problems.first?.summary == "onActivation for Timer, which is not registered before it")
+        #expect(error?.problems.map(\.code) == [.notRegistered])
+        #expect(
+            error?.problems.map(\.description) == [
+                """
+                Graft: onActivation for Timer, which is not registered before it
+                  register Timer first, then add the hook (GraftTests/PropertyInjectionTests.swift:\(hookLine))
+                """
+            ]
+        )
     }
 }
 

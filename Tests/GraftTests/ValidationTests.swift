@@ -396,23 +396,6 @@ private func chainBuilder(count: Int) -> (ContainerBuilder, any Chained.Type) {
         )
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func asynchronousBuildCreatesEagerSingletonsThatNeedAwait() async throws {
-        let calls = Counter()
-        var builder = ContainerBuilder()
-        builder.register(Database.self, lifetime: .eagerSingleton) { _ async in
-            await Task.yield()
-            calls.increment()
-            return Database()
-        }
-
-        let container = try await builder.build()
-
-        #expect(calls.value == 1)
-        _ = try await container.resolve(Database.self)
-        #expect(calls.value == 1)
-    }
-
     @Test func severalProblemsAreReportedAtOnceInADeterministicOrder() {
         var builder = garageCycle()
         builder.register(Holder.self, lifetime: .singleton, using: { (_: Order) in Holder() })
