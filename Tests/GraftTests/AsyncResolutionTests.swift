@@ -352,6 +352,35 @@ private final class FactoryRuns: Sendable {
         #expect(!pool.isDisposed)
     }
 
+    @Test func asyncResolveAllAwaitsEveryRegistrationInOrder() async throws {
+        var builder = ContainerBuilder()
+        builder.register((any Engine).self) { _ in RCEngine() }
+        builder.register((any Engine).self, name: "v12", lifetime: .singleton) { _ async in
+            await Task.yield()
+            return V12Engine()
+        }
+        let container = try await builder.build()
+
+        let error = #expect(throws: GraftError.self) { try container.resolveAll((any Engine).self) }
+        #expect(
+            error?.description
+                == """
+                Graft: Engine (name: "v12") needs await to be created: its factory is async
+                  this runs inside a task, but Swift picked the synchronous resolve
+                  in an async function, write `try await resolve(Engine.self)` (a synchronous function or closure must become async first)
+                  in top-level code (main.swift) Swift picks the synchronous overload even after `await`: move the code into an async function or an `@main` type's `static func main() async`
+                """
+        )
+
+        let engines = try await container.resolveAll((any Engine).self)
+        let fromScope = try await container.withScope { try await $0.resolveAll((any Engine).self) }
+
+        #expect(engines.map(\.name) == ["rc", "v12"])
+        #expect(fromScope.map(\.name) == ["rc", "v12"])
+        #expect(engines[1] as AnyObject === fromScope[1] as AnyObject, "the singleton is shared")
+        #expect(engines[0] as AnyObject !== fromScope[0] as AnyObject, "the transient is made anew")
+    }
+
     @MainActor @Test func mainActorServiceResolvesFromMainActorCode() async throws {
         var builder = poolBuilder()
         builder.register(ViewModel.self) { r async throws in

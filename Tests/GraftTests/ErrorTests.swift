@@ -283,6 +283,20 @@ private final class Relay: Sendable {
         #expect(error?.problems.first?.summary.contains("dependency cycle: Ping → Pong → Ping") == true)
     }
 
+    @Test func errorsHashByCodeAsTheyCompare() {
+        let closed = GraftError(.closed, "one")
+        let closedElsewhere = GraftError(.closed, "two", service: "Wheel", path: ["Car", "Wheel"], hints: ["a hint"])
+        let cycle = GraftError(.cycle, "one")
+
+        #expect(closed.hashValue == closedElsewhere.hashValue)
+        #expect(Set([closed, closedElsewhere, cycle]).map(\.code).sorted { "\($0)" < "\($1)" } == [.closed, .cycle])
+        var seen: [GraftError: Int] = [:]
+        for error in [closed, cycle, closedElsewhere] { seen[error, default: 0] += 1 }
+        #expect(seen[GraftError.withCode(.closed)] == 2)
+        #expect(seen[GraftError.withCode(.cycle)] == 1)
+        #expect(seen[GraftError.withCode(.notRegistered)] == nil)
+    }
+
     @Test func errorsCompareByCode() {
         #expect(GraftError(.closed, "one") == GraftError(.closed, "two"))
         #expect(GraftError(.closed, "one") != GraftError(.cycle, "one"))
