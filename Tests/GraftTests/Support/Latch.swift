@@ -19,9 +19,6 @@ final class Latch: Sendable {
 
     init() {}
 
-    /// Whether the latch has opened.
-    var isOpen: Bool { state.withLock { $0.isOpen } }
-
     /// Lets every waiter, and every later one, through.
     func open() {
         let waiters = state.withLock { state in
