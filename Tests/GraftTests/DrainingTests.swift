@@ -52,6 +52,12 @@ private func drainingContainer(_ log: EventLog) throws -> Container {
             #expect(late.isClosed)
             let error = await #expect(throws: GraftError.self) { try await late.resolve(UnitOfWork.self) }
             #expect(error?.code == .closed)
+            #expect(
+                error?.description == """
+                    Graft: cannot resolve UnitOfWork: its scope was closed
+                      resolve from an open scope: container.makeScope()
+                    """
+            )
             #expect(log.entries.isEmpty)
 
             releaseSignal.finish()
@@ -71,7 +77,12 @@ private func drainingContainer(_ log: EventLog) throws -> Container {
         #expect(stuck.isClosed)
         #expect(log.entries == ["unit", "pool"])
         let error = await #expect(throws: GraftError.self) { try await stuck.resolve(UnitOfWork.self) }
-        #expect(error?.description.contains("cannot resolve UnitOfWork: its scope was closed") == true)
+        #expect(
+            error?.description == """
+                Graft: cannot resolve UnitOfWork: its scope was closed
+                  resolve from an open scope: container.makeScope()
+                """
+        )
     }
 
     @Test func withNoOpenScopeShutdownDisposesAtOnce() async throws {
