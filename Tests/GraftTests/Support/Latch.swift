@@ -1,5 +1,3 @@
-import Synchronization
-
 // Signals between a test and the factories it registers: a test waits for what happened, never
 // for a length of time, so no sleep decides which path a test takes.
 
@@ -9,13 +7,13 @@ import Synchronization
 /// cancels it), so a test whose latch never opens fails instead of hanging. A factory that must
 /// not see cancellation checks `Task.isCancelled` after waiting.
 final class Latch: Sendable {
-    private struct State {
+    private struct State: Sendable {
         var isOpen = false
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
         var nextWaiter = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
 
     init() {}
 
@@ -52,11 +50,11 @@ final class Latch: Sendable {
 
 /// Opens once `count` arrivals have been counted: a test waits for every worker to get going.
 final class Countdown: Sendable {
-    private let remaining: Mutex<Int>
+    private let remaining: Guarded<Int>
     private let reached = Latch()
 
     init(_ count: Int) {
-        remaining = Mutex(count)
+        remaining = Guarded(count)
         if count <= 0 { reached.open() }
     }
 
