@@ -1,6 +1,5 @@
 import Graft
 import GraftTesting
-import Synchronization
 import Testing
 
 /// Needs the pool opened at start-up.
@@ -33,6 +32,17 @@ private struct TestFailure: Error {}
         let app = try await startupContainer()
         let error = #expect(throws: GraftError.self) { try app.overriding { _ in } }
         #expect(error?.problems.map(\.code) == [.needsAwait])
+        // The hint names build(), which overriding(_:) runs for the test container.
+        #expect(
+            error?.problems.map(\.description) == [
+                """
+                Graft: eager singleton Pool needs await to be created: its factory is async
+                  this runs inside a task, but Swift picked the synchronous build() (or validate())
+                  in an async function, write `try await builder.build()` (a synchronous function or closure must become async first)
+                  in top-level code (main.swift) Swift picks the synchronous overload even after `await`: move the code into an async function or an `@main` type's `static func main() async`
+                """
+            ]
+        )
     }
 
     @Test func containerTraitShutsDownWhenTheTestThrows() async throws {
@@ -63,12 +73,12 @@ private struct TestFailure: Error {}
             builder.register(Starter.self, using: Starter.init(pool:))
         }
         let test = try #require(Test.current)
-        let resolved = Mutex(false)
+        let resolved = Guarded(false)
         try await trait.provideScope(for: test, testCase: nil) {
             _ = try await TestContainer.current.resolve(Starter.self)
             resolved.withLock { $0 = true }
         }
-        #expect(resolved.withLock { $0 })
+        #expect(resolved.current)
     }
 }
 
