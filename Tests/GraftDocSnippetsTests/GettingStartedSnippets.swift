@@ -76,10 +76,29 @@ extension GettingStartedArticle {
 
         @Test func buildReportsEveryProblemAndValidateReturnsThem() {
             var builder = ContainerBuilder()
+            let line = #line + 1
             builder.register(RaceCar.self, using: RaceCar.init(engine:transmission:radio:))
             let problems = builder.validate()
+            let error = #expect(throws: GraftError.self) { try builder.build() }
             #expect(problems.count == 3)
-            #expect(throws: GraftError.self) { try builder.build() }
+            #expect(error?.problems.map(\.description) == problems.map(\.description))
+            #expect(
+                error?.description == """
+                    Graft: build() found 3 problems
+                      1. no registration for Engine, which RaceCar needs
+                         resolving: RaceCar → Engine
+                         register it: builder.register(Engine.self) { _ in ... }
+                         RaceCar was registered at GraftDocSnippetsTests/GettingStartedSnippets.swift:\(line)
+                      2. no registration for Transmission, which RaceCar needs
+                         resolving: RaceCar → Transmission
+                         register it: builder.register(Transmission.self) { _ in ... }
+                         RaceCar was registered at GraftDocSnippetsTests/GettingStartedSnippets.swift:\(line)
+                      3. no registration for RadioFrequency, which RaceCar needs
+                         resolving: RaceCar → RadioFrequency
+                         register it: builder.register(RadioFrequency.self) { _ in ... }
+                         RaceCar was registered at GraftDocSnippetsTests/GettingStartedSnippets.swift:\(line)
+                    """
+            )
         }
     }
 }

@@ -50,11 +50,21 @@ extension ScopesOnTheServerArticle {
         @Test func aScopeWithoutTheValueFailsAtItsFirstUse() async throws {
             var builder = ContainerBuilder()
             builder.register(AuditStore.self, lifetime: .singleton, using: AuditStore.init)
+            let declared = #line + 1
             builder.registerScopeValue(RequestID.self)
             builder.register(AuditLog.self, lifetime: .scoped, using: AuditLog.init(requestID:store:))
             let container = try await builder.build()
             let scope = container.makeScope()  // made fine: nothing has asked for the value yet
-            await #expect(throws: GraftError.self) { try await scope.resolve(AuditLog.self) }
+            let error = await #expect(throws: GraftError.self) { try await scope.resolve(AuditLog.self) }
+            #expect(error?.code == .missingScopeValue)
+            #expect(
+                error?.description == """
+                    Graft: RequestID is a scope value, and this scope was not given one
+                      resolving: AuditLog → RequestID
+                      give it when making the scope: container.makeScope(providing: RequestID(…)), or withScope(providing:)
+                      declared at GraftDocSnippetsTests/ScopesOnTheServerSnippets.swift:\(declared)
+                    """
+            )
             try await scope.close()
         }
 

@@ -1,30 +1,17 @@
 import Graft
 import GraftTesting
-import Synchronization
 import Testing
 
-/// A connection pool opened at start-up: an `.eagerSingleton` whose factory is async.
-private final class StartupPool: AsyncDisposable {
-    static let disposals = Atomic(0)
-    let label: String
-
-    init(label: String) async {
-        await Task.yield()
-        self.label = label
-    }
-
-    func dispose() async throws {
-        Self.disposals.add(1, ordering: .relaxed)
-    }
-}
-
+/// Needs the pool opened at start-up.
 private final class Starter: Sendable {
-    init(pool: StartupPool) {}
+    init(pool: Pool) {}
 }
 
-private func startupContainer() async throws -> Container {
+/// A container whose connection pool is opened at start-up: an `.eagerSingleton` whose factory
+/// is async. Every pool it makes writes "real" to `log` when disposed.
+private func startupContainer(log: EventLog = EventLog()) async throws -> Container {
     var builder = ContainerBuilder()
-    builder.register(StartupPool.self, lifetime: .eagerSingleton) { _ async in await StartupPool(label: "real") }
+    builder.register(Pool.self, lifetime: .eagerSingleton) { _ async in await Pool(opening: "real", log: log) }
     return try await builder.build()
 }
 
@@ -34,34 +21,50 @@ private struct TestFailure: Error {}
     @Test func asyncOverridingCreatesEagerSingletonsThatNeedAwait() async throws {
         let app = try await startupContainer()
         let test = try await app.overriding { builder in
-            builder.register(StartupPool.self, lifetime: .eagerSingleton) { _ async in
-                await StartupPool(label: "mock")
-            }
+            builder.register(Pool.self, lifetime: .eagerSingleton) { _ async in await Pool(opening: "mock") }
         }
-        #expect(try await test.resolve(StartupPool.self).label == "mock")
-        #expect(try await app.resolve(StartupPool.self).label == "real")
-        #expect(try await test.resolve(StartupPool.self) !== app.resolve(StartupPool.self))
+        #expect(try await test.resolve(Pool.self).label == "mock")
+        #expect(try await app.resolve(Pool.self).label == "real")
+        #expect(try await test.resolve(Pool.self) !== app.resolve(Pool.self))
     }
 
     @Test func synchronousOverridingReportsTheEagerSingletonThatNeedsAwait() async throws {
         let app = try await startupContainer()
         let error = #expect(throws: GraftError.self) { try app.overriding { _ in } }
         #expect(error?.problems.map(\.code) == [.needsAwait])
+        // The hint names build(), which overriding(_:) runs for the test container.
+        #expect(
+            error?.problems.map(\.description) == [
+                """
+                Graft: eager singleton Pool needs await to be created: its factory is async
+                  this runs inside a task, but Swift picked the synchronous build() (or validate())
+                  in an async function, write `try await builder.build()` (a synchronous function or closure must become async first)
+                  in top-level code (main.swift) Swift picks the synchronous overload even after `await`: move the code into an async function or an `@main` type's `static func main() async`
+                """
+            ]
+        )
     }
 
     @Test func containerTraitShutsDownWhenTheTestThrows() async throws {
-        let app = try await startupContainer()
+        let log = EventLog()
+        let app = try await startupContainer(log: log)
         let trait = ContainerTrait.container(app)
         let test = try #require(Test.current)
-        let before = StartupPool.disposals.load(ordering: .relaxed)
+        let resolved = Guarded<Pool?>(nil)
         await #expect(throws: TestFailure.self) {
             try await trait.provideScope(for: test, testCase: nil) {
-                _ = try await TestContainer.current.resolve(StartupPool.self)
+                let pool = try await TestContainer.current.resolve(Pool.self)
+                resolved.withLock { $0 = pool }
                 throw TestFailure()
             }
         }
         // The trait's own container (not `app`) made a pool and disposed it, awaiting it.
-        #expect(StartupPool.disposals.load(ordering: .relaxed) > before)
+        let traitPool = try #require(resolved.current)
+        #expect(traitPool.isDisposed)
+        #expect(log.entries == ["real"])
+        let appPool = try await app.resolve(Pool.self)
+        #expect(appPool !== traitPool)
+        #expect(!appPool.isDisposed)
     }
 
     @Test func containerTraitWorksWithAnAsyncEagerSingleton() async throws {
@@ -70,12 +73,12 @@ private struct TestFailure: Error {}
             builder.register(Starter.self, using: Starter.init(pool:))
         }
         let test = try #require(Test.current)
-        let resolved = Mutex(false)
+        let resolved = Guarded(false)
         try await trait.provideScope(for: test, testCase: nil) {
             _ = try await TestContainer.current.resolve(Starter.self)
             resolved.withLock { $0 = true }
         }
-        #expect(resolved.withLock { $0 })
+        #expect(resolved.current)
     }
 }
 

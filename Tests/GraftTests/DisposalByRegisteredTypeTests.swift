@@ -21,19 +21,6 @@ private final class RadioChannel: Channel, Disposable {
     }
 }
 
-/// A service whose release needs `await`.
-private actor Pool: AsyncDisposable {
-    let log: EventLog
-
-    init(log: EventLog) {
-        self.log = log
-    }
-
-    func dispose() async throws {
-        log.append("pool")
-    }
-}
-
 /// Disposal is decided from the registered type while registering, never by asking an instance
 /// at run time what it conforms to.
 @Suite struct DisposalByRegisteredTypeTests {

@@ -1,18 +1,5 @@
 import Graft
-import Synchronization
 import Testing
-
-/// Records, in order, what was disposed.
-private final class DisposalLog: Sendable {
-    private let entries = Mutex<[String]>([])
-    func append(_ entry: String) { entries.withLock { $0.append(entry) } }
-    var all: [String] { entries.withLock { $0 } }
-}
-
-private struct Pool: AsyncDisposable {
-    let log: DisposalLog
-    func dispose() async { log.append("pool") }
-}
 
 /// Scoped, like a request's unit of work: it uses the pool until its scope closes.
 private final class UnitOfWork: AsyncDisposable {
@@ -24,7 +11,7 @@ private final class UnitOfWork: AsyncDisposable {
     }
 }
 
-private func drainingContainer(_ log: DisposalLog) throws -> Container {
+private func drainingContainer(_ log: EventLog) throws -> Container {
     var builder = ContainerBuilder()
     builder.register(Pool.self, lifetime: .singleton) { _ in Pool(log: log) }
     builder.register(UnitOfWork.self, lifetime: .scoped, using: UnitOfWork.init(pool:))
@@ -33,7 +20,7 @@ private func drainingContainer(_ log: DisposalLog) throws -> Container {
 
 @Suite(.timeLimit(.minutes(1))) struct DrainingTests {
     @Test func openScopesFinishBeforeAnythingIsDisposed() async throws {
-        let log = DisposalLog()
+        let log = EventLog()
         let container = try drainingContainer(log)
         let holders = 50
         let (opened, openedSignal) = AsyncStream<Void>.makeStream()
@@ -48,7 +35,7 @@ private func drainingContainer(_ log: DisposalLog) throws -> Container {
                         for await _ in release {}
                         // Still open while the container drains: the same instance, alive.
                         #expect(try await scope.resolve(UnitOfWork.self) === unit)
-                        #expect(!log.all.contains("pool"))
+                        #expect(!log.entries.contains("pool"))
                     }
                 }
             }
@@ -65,16 +52,22 @@ private func drainingContainer(_ log: DisposalLog) throws -> Container {
             #expect(late.isClosed)
             let error = await #expect(throws: GraftError.self) { try await late.resolve(UnitOfWork.self) }
             #expect(error?.code == .closed)
-            #expect(log.all.isEmpty)
+            #expect(
+                error?.description == """
+                    Graft: cannot resolve UnitOfWork: its scope was closed
+                      resolve from an open scope: container.makeScope()
+                    """
+            )
+            #expect(log.entries.isEmpty)
 
             releaseSignal.finish()
             try await group.waitForAll()
         }
-        #expect(log.all == Array(repeating: "unit", count: holders) + ["pool"])
+        #expect(log.entries == Array(repeating: "unit", count: holders) + ["pool"])
     }
 
     @Test func theGracePeriodEndingClosesTheScopesStillOpen() async throws {
-        let log = DisposalLog()
+        let log = EventLog()
         let container = try drainingContainer(log)
         let stuck = container.makeScope()
         _ = try await stuck.resolve(UnitOfWork.self)
@@ -82,13 +75,18 @@ private func drainingContainer(_ log: DisposalLog) throws -> Container {
         try await container.shutdown(gracePeriod: .milliseconds(20))
 
         #expect(stuck.isClosed)
-        #expect(log.all == ["unit", "pool"])
+        #expect(log.entries == ["unit", "pool"])
         let error = await #expect(throws: GraftError.self) { try await stuck.resolve(UnitOfWork.self) }
-        #expect(error?.description.contains("cannot resolve UnitOfWork: its scope was closed") == true)
+        #expect(
+            error?.description == """
+                Graft: cannot resolve UnitOfWork: its scope was closed
+                  resolve from an open scope: container.makeScope()
+                """
+        )
     }
 
     @Test func withNoOpenScopeShutdownDisposesAtOnce() async throws {
-        let log = DisposalLog()
+        let log = EventLog()
         let container = try drainingContainer(log)
         _ = try await container.resolve(Pool.self)
         #expect(!container.isShuttingDown)
@@ -96,13 +94,13 @@ private func drainingContainer(_ log: DisposalLog) throws -> Container {
         try await container.shutdown(gracePeriod: .seconds(600))
 
         #expect(container.isShuttingDown)
-        #expect(log.all == ["pool"])
+        #expect(log.entries == ["pool"])
         try await container.shutdown(gracePeriod: .seconds(600))
-        #expect(log.all == ["pool"], "a second shutdown does nothing")
+        #expect(log.entries == ["pool"], "a second shutdown does nothing")
     }
 
     @Test func cancellingTheShutdownEndsTheGracePeriod() async throws {
-        let log = DisposalLog()
+        let log = EventLog()
         let container = try drainingContainer(log)
         let stuck = container.makeScope()
         _ = try await stuck.resolve(UnitOfWork.self)
@@ -113,6 +111,6 @@ private func drainingContainer(_ log: DisposalLog) throws -> Container {
         try await shutdown.value
 
         #expect(stuck.isClosed)
-        #expect(log.all == ["unit", "pool"])
+        #expect(log.entries == ["unit", "pool"])
     }
 }

@@ -251,15 +251,29 @@ import Testing
 
     @Test func nothingIsSetWhenAnyValueIsWrong() {
         var settings = Settings()
-        #expect(throws: GraftError.self) {
+        let settingsError = #expect(throws: GraftError.self) {
             try settings.inject(["title": "Changed", "retries": 3, "view.cornerRadius": 9.0, "verbose": "yes"])
         }
+        #expect(
+            settingsError?.description == """
+                Graft: cannot inject Settings: 1 problem
+                  1. Settings.verbose expects Bool, got String
+                     pass a value of type Bool for "verbose"
+                """
+        )
         #expect(settings == Settings())
 
         let controller = ViewController()
-        #expect(throws: GraftError.self) {
+        let controllerError = #expect(throws: GraftError.self) {
             try controller.inject(["title": "Changed", "view.backgroundColor": Color.white, "engine": "V12"])
         }
+        #expect(
+            controllerError?.description == """
+                Graft: cannot inject ViewController: 1 problem
+                  1. ViewController.engine expects Engine, got String
+                     pass a value of type Engine for "engine"
+                """
+        )
         #expect(controller.title == "")
         #expect(controller.view.backgroundColor == .black)
     }

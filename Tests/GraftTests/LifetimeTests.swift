@@ -225,17 +225,28 @@ private final class Order: Sendable {
 
     @Test(arguments: Lifetime.allCases)
     func everyLifetimeResolvesFromAScope(_ lifetime: Lifetime) throws {
+        let wheelsMade = Counter()
         var builder = ContainerBuilder()
-        builder.register(Wheel.self, lifetime: lifetime) { _ in Wheel() }
+        builder.register(Wheel.self, lifetime: lifetime) { _ in
+            wheelsMade.increment()
+            return Wheel()
+        }
         builder.register(RaceCar.self, lifetime: lifetime, using: RaceCar.init(engine:transmission:))
-        builder.register((any Engine).self) { _ in RCEngine() }
+        builder.register((any Engine).self) { _ in RCEngine(name: "from the scope") }
         builder.register(Transmission.self, using: Transmission.init)
         let container = try builder.build()
+        // Within one scope, every lifetime but .transient and .graph (new for each top-level
+        // resolve) answers twice with one instance.
+        let shared = lifetime != .transient && lifetime != .graph
 
         try container.withScope { scope in
-            let wheel = try scope.resolve(Wheel.self)
+            let wheels = try [scope.resolve(Wheel.self), scope.resolve(Wheel.self)]
             let car = try scope.resolve(RaceCar.self)
-            withExtendedLifetime((wheel, car)) {}
+
+            #expect(wheels.distinctCount == (shared ? 1 : 2))
+            #expect(wheelsMade.value == (shared ? 1 : 2))
+            #expect(car.engine.name == "from the scope")
+            #expect((try scope.resolve(RaceCar.self) === car) == shared)
         }
     }
 

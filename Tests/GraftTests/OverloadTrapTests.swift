@@ -8,18 +8,6 @@ import Testing
 // have picked the synchronous overload although `await` was written; outside a task the plain
 // hint is right.
 
-private final class Pool: AsyncDisposable {
-    let disposed = Mutex(false)
-
-    init() async {
-        await Task.yield()
-    }
-
-    func dispose() async throws {
-        disposed.withLock { $0 = true }
-    }
-}
-
 /// An async-disposable service made without `await`, so synchronous code can create it.
 private final class Drain: AsyncDisposable {
     let disposed = Mutex(false)
@@ -41,7 +29,7 @@ private final class Repository: Sendable {
 
 private func poolBuilder(_ lifetime: Lifetime) -> ContainerBuilder {
     var builder = ContainerBuilder()
-    builder.register(Pool.self, lifetime: lifetime) { _ async in await Pool() }
+    builder.register(Pool.self, lifetime: lifetime) { _ async in await Pool(opening: "pool") }
     builder.register(Repository.self, using: Repository.init(pool:))
     builder.register(Drain.self, lifetime: .scoped) { _ in Drain() }
     return builder

@@ -78,6 +78,12 @@ private func appContainer() throws -> Container {
 
     @Test func testWithoutTraitHasNoContainer() {
         let error = #expect(throws: GraftError.self) { try TestContainer.current }
-        #expect(error?.summary == "this test has no container")
+        #expect(error?.code == .closed)
+        #expect(
+            error?.description == """
+                Graft: this test has no container
+                  add the trait: @Test(.container(appContainer) { ... })
+                """
+        )
     }
 }

@@ -24,6 +24,32 @@ private final class Dashboard {
 
 private struct Failure: Error {}
 
+/// A resolver of the app's own: it answers every request for a `Timer` with one instance.
+private struct FixedTimerResolver: Resolver {
+    let timer: Timer
+
+    private func answer<Service: Sendable>(_ type: Service.Type) throws(GraftError) -> Service {
+        guard let timer = timer as? Service else { throw GraftError(.notRegistered, "only timers here") }
+        return timer
+    }
+
+    func resolve<Service: Sendable>(_ type: Service.Type, name: String?) throws(GraftError) -> Service {
+        try answer(type)
+    }
+
+    func resolve<Service: Sendable>(_ type: Service.Type, name: String?) async throws(GraftError) -> Service {
+        try answer(type)
+    }
+
+    func resolveAll<Service: Sendable>(_ type: Service.Type) throws(GraftError) -> [Service] {
+        [try answer(type)]
+    }
+
+    func resolveAll<Service: Sendable>(_ type: Service.Type) async throws(GraftError) -> [Service] {
+        [try answer(type)]
+    }
+}
+
 @Suite struct ActivationHookTests {
     @Test func hookInjectsPropertiesAfterConstruction() throws {
         var builder = ContainerBuilder()
@@ -81,19 +107,38 @@ private struct Failure: Error {}
 
     @Test func failingHookIsReportedWithTheService() throws {
         var builder = ContainerBuilder()
+        // The hint names where the service the hook belongs to was registered, as a decorator's does.
+        let registrationLine = #line + 1
         builder.register(Timer.self, using: Timer.init)
         builder.onActivation(Timer.self) { _, _ in throw Failure() }
         let error = #expect(throws: GraftError.self) { try builder.build().resolve(Timer.self) }
         #expect(error?.code == .activationFailed)
         #expect(error?.summary == "activation hook of Timer threw: Failure()")
+        #expect(
+            error?.description == """
+                Graft: activation hook of Timer threw: Failure()
+                  the hook was added at GraftTests/PropertyInjectionTests.swift:\(registrationLine)
+                """
+        )
         #expect(error?.underlyingError is Failure)
     }
 
-    @Test func hookForUnregisteredServiceFailsTheBuild() throws {
+    @Test(arguments: [false, true])
+    func hookForUnregisteredServiceFailsTheBuild(registeredAfterTheHook: Bool) throws {
         var builder = ContainerBuilder()
+        let hookLine = #line + 1
         builder.onActivation(Timer.self) { _, _ in }
+        if registeredAfterTheHook { builder.register(Timer.self, using: Timer.init) }
         let error = #expect(throws: GraftError.self) { try builder.build() }
-        #expect(error?.problems.first?.summary == "onActivation for Timer, which is not registered before it")
+        #expect(error?.problems.map(\.code) == [.notRegistered])
+        #expect(
+            error?.problems.map(\.description) == [
+                """
+                Graft: onActivation for Timer, which is not registered before it
+                  register Timer first, then add the hook (GraftTests/PropertyInjectionTests.swift:\(hookLine))
+                """
+            ]
+        )
     }
 }
 
@@ -131,6 +176,65 @@ private struct Failure: Error {}
                 Graft: @Injected property of type Timer was read before it was bound to a container
                   bind the object first: container.injectProperties(into: object), \
                 or bind this property: object.$property.bind(to: container)
+                """
+        )
+    }
+
+    @Test func bindBindsOnePropertyToTheScopeItIsGiven() throws {
+        var builder = ContainerBuilder()
+        builder.register(Timer.self, lifetime: .scoped, using: Timer.init)
+        builder.register(Timer.self, name: "backup", using: Timer.init)
+        let container = try builder.build()
+        let first = container.makeScope()
+        let second = container.makeScope()
+        let dashboard = Dashboard()
+        #expect(!dashboard.$timer.isBound)
+
+        dashboard.$timer.bind(to: first)
+        dashboard.$timer.bind(to: second)
+
+        #expect(dashboard.$timer.isBound)
+        #expect(!dashboard.$backupTimer.isBound)
+        #expect(try dashboard.timer === second.resolve(Timer.self), "the last binding before the first read wins")
+        #expect(try dashboard.timer !== first.resolve(Timer.self))
+        let unbound = #expect(throws: GraftError.self) { try dashboard.$backupTimer.value }
+        #expect(unbound?.code == .unboundProperty)
+        #expect(
+            unbound?.description == """
+                Graft: @Injected property of type Timer was read before it was bound to a container
+                  bind the object first: container.injectProperties(into: object), \
+                or bind this property: object.$property.bind(to: container)
+                """
+        )
+        try first.close()
+        try second.close()
+    }
+
+    @Test func bindToAnAppsOwnResolverResolvesThroughIt() throws {
+        let timer = Timer()
+        let dashboard = Dashboard()
+
+        dashboard.$timer.bind(to: FixedTimerResolver(timer: timer))
+
+        #expect(dashboard.timer === timer)
+    }
+
+    @Test func aPropertyBoundToAScopeThatClosedBeforeItsFirstReadThrowsClosed() throws {
+        var builder = ContainerBuilder()
+        builder.register(Timer.self, lifetime: .scoped, using: Timer.init)
+        let container = try builder.build()
+        let scope = container.makeScope()
+        let dashboard = Dashboard()
+        dashboard.$timer.bind(to: scope)
+        try scope.close()
+
+        let error = #expect(throws: GraftError.self) { try dashboard.$timer.value }
+
+        #expect(error?.code == .closed)
+        #expect(
+            error?.description == """
+                Graft: cannot resolve Timer: its scope was closed
+                  resolve from an open scope: container.makeScope()
                 """
         )
     }

@@ -371,17 +371,6 @@ private struct EngineModule: Module {
         #expect(try container.resolve(Navigator.self).pilot === pilot)
     }
 
-    @Test func onActivationBeforeRegisteringIsReportedByBuild() {
-        var builder = ContainerBuilder()
-        builder.onActivation(Wheel.self) { _, _ in }
-        builder.register(Wheel.self) { _ in Wheel() }
-
-        let error = #expect(throws: GraftError.self) { try builder.build() }
-
-        #expect(error?.problems.map(\.code) == [.notRegistered])
-        #expect(error?.description.contains("onActivation for Wheel, which is not registered before it") == true)
-    }
-
     @Test func moduleInstallsItsRegistrations() throws {
         var builder = ContainerBuilder()
         builder.register(Radio.self, instance: Radio(megahertz: 433))

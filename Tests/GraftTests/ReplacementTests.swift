@@ -23,6 +23,41 @@ private final class Mailer: Sendable {}
         #expect(try container.resolve(Mailer.self) !== container.resolve(Mailer.self))
     }
 
+    @Test func aReplacementNamesTheServiceWhereEachRegistrationWasMadeAndBothLifetimes() throws {
+        var builder = ContainerBuilder()
+        let first = #line + 1
+        builder.register(Mailer.self, name: "night", lifetime: .singleton) { _ in Mailer() }
+        builder.register(Mailer.self) { _ in Mailer() }
+        let second = #line + 1
+        builder.register(Mailer.self, name: "night", lifetime: .scoped) { _ in Mailer() }
+
+        let replacement = try #require(builder.replacements.first)
+
+        #expect(builder.replacements.count == 1, "the unnamed Mailer replaces nothing")
+        #expect(replacement.service == #"Mailer["night"]"#)
+        #expect(replacement.replacedAt == "GraftTests/ReplacementTests.swift:\(first)")
+        #expect(replacement.replacementAt == "GraftTests/ReplacementTests.swift:\(second)")
+        #expect(replacement.replacedLifetime == .singleton)
+        #expect(replacement.replacementLifetime == .scoped)
+        #expect(replacement.changesLifetime)
+    }
+
+    @Test func anAliasReplacedByARegistrationDoesNotChangeALifetime() throws {
+        var builder = ContainerBuilder()
+        builder.rejectsLifetimeChangingReplacements = true
+        builder.register(RCEngine.self, lifetime: .singleton) { _ in RCEngine() }
+        builder.alias((any Engine).self, to: RCEngine.self)
+        builder.register((any Engine).self, lifetime: .scoped) { _ in V12Engine() }
+
+        let replacement = try #require(builder.replacements.first)
+
+        #expect(builder.replacements.count == 1)
+        #expect(replacement.service == "Engine")
+        #expect(replacement.replacementLifetime == .scoped)
+        #expect(!replacement.changesLifetime, "an alias's lifetime is its target's, so the two are not compared")
+        #expect(builder.validate().isEmpty)
+    }
+
     @Test func optionMakesALifetimeChangingReplacementABuildProblem() {
         var builder = ContainerBuilder()
         builder.rejectsLifetimeChangingReplacements = true

@@ -68,6 +68,22 @@ private func requestBuilder() -> ContainerBuilder {
         try parent.close()
     }
 
+    @Test func theContainerSaysWhichTypesAreDeclaredScopeValues() throws {
+        var builder = requestBuilder()
+        builder.register(Session.self, lifetime: .scoped, using: Session.init)
+        builder.register(Int.self, instance: 7)
+        builder.registerScopeValue(String.self)
+        builder.register(String.self) { _ in "a service now" }
+        let container = try builder.build()
+
+        #expect(container.declaresScopeValue(RequestID.self))
+        #expect(container.declaresScopeValue(Tenant.self))
+        #expect(!container.declaresScopeValue(AuditLog.self), "a scoped service")
+        #expect(!container.declaresScopeValue(Int.self), "a registered instance")
+        #expect(!container.declaresScopeValue(Double.self), "nothing registered")
+        #expect(!container.declaresScopeValue(String.self), "declared, then replaced by a service")
+    }
+
     @Test func withScopeGivesValuesSynchronously() throws {
         let container = try requestBuilder().build()
 

@@ -37,8 +37,6 @@ private final class Middle: Sendable {}
 private final class Leaf: Sendable {}
 private final class Order: Sendable {}
 
-private final class Database: Sendable {}
-
 private final class Radio: Sendable {}
 private final class Headset: Sendable {}
 
@@ -398,23 +396,6 @@ private func chainBuilder(count: Int) -> (ContainerBuilder, any Chained.Type) {
         )
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func asynchronousBuildCreatesEagerSingletonsThatNeedAwait() async throws {
-        let calls = Counter()
-        var builder = ContainerBuilder()
-        builder.register(Database.self, lifetime: .eagerSingleton) { _ async in
-            await Task.yield()
-            calls.increment()
-            return Database()
-        }
-
-        let container = try await builder.build()
-
-        #expect(calls.value == 1)
-        _ = try await container.resolve(Database.self)
-        #expect(calls.value == 1)
-    }
-
     @Test func severalProblemsAreReportedAtOnceInADeterministicOrder() {
         var builder = garageCycle()
         builder.register(Holder.self, lifetime: .singleton, using: { (_: Order) in Holder() })
@@ -497,7 +478,11 @@ private func chainBuilder(count: Int) -> (ContainerBuilder, any Chained.Type) {
 @Suite struct DeclaredClosureDependencyTests {
     private final class Pump: Sendable {}
     private final class Boiler: Sendable {
-        init(pump: Pump) {}
+        let pump: Pump
+
+        init(pump: Pump) {
+            self.pump = pump
+        }
     }
 
     @Test func closureWithDeclaredDependenciesIsCheckedByBuild() throws {
@@ -512,11 +497,18 @@ private func chainBuilder(count: Int) -> (ContainerBuilder, any Chained.Type) {
 
     @Test func closureWithDeclaredDependenciesResolves() throws {
         var builder = ContainerBuilder()
-        builder.register(Pump.self, name: "main") { _ in Pump() }
+        builder.register(Pump.self, lifetime: .singleton) { _ in Pump() }
+        builder.register(Pump.self, name: "main", lifetime: .singleton) { _ in Pump() }
         builder.register(Boiler.self, dependencies: [Requirement(Pump.self, name: "main")]) { r in
             Boiler(pump: try r.resolve(Pump.self, name: "main"))
         }
-        _ = try builder.build().resolve(Boiler.self)
+        #expect(builder.validate().isEmpty)
+        let container = try builder.build()
+
+        let boiler = try container.resolve(Boiler.self)
+
+        #expect(try boiler.pump === container.resolve(Pump.self, name: "main"))
+        #expect(try boiler.pump !== container.resolve(Pump.self))
     }
 
     @Test func declaredCycleThroughClosuresIsFoundByBuild() throws {

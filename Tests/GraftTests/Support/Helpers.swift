@@ -1,0 +1,24 @@
+import Foundation
+import Graft
+
+/// Blocks the current thread briefly, to widen races in concurrency tests.
+func pause(microseconds: UInt32 = 2_000) {
+    usleep(microseconds)
+}
+
+/// Resolves synchronously from async code, where Swift would otherwise pick the async overload.
+func syncResolve<Service: Sendable>(_ type: Service.Type, from resolver: some Resolver) throws -> Service {
+    try resolver.resolve(type, name: nil)
+}
+
+extension Array where Element: AnyObject {
+    /// How many distinct objects the array holds.
+    var distinctCount: Int { Set(map(ObjectIdentifier.init)).count }
+}
+
+extension GraftError {
+    /// An error equal to any `GraftError` with `code` (errors compare by code), for `#expect(throws:)`.
+    static func withCode(_ code: Code) -> GraftError {
+        GraftError(code, "any error with code \(code)")
+    }
+}
