@@ -1,6 +1,5 @@
 import Dispatch
 import Graft
-import Synchronization
 import Testing
 
 /// A scoped service that says which scope made it.
@@ -76,8 +75,8 @@ private final class Errand: Sendable {
 
     @Test func resolversKeptOnManyThreadsEachAnswerFromTheirOwnScope() throws {
         let container = try makeContainer()
-        let mismatches = Atomic(0)
-        let checked = Atomic(0)
+        let mismatches = Counter()
+        let checked = Counter()
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             for _ in 0..<200 {
                 let scope = container.makeScope()
@@ -85,30 +84,30 @@ private final class Errand: Sendable {
                     let kept = try? errand.resolver.resolve(Visit.self),
                     let own = try? scope.resolve(Visit.self)
                 else {
-                    mismatches.add(1, ordering: .relaxed)
+                    mismatches.increment()
                     continue
                 }
-                if kept !== own { mismatches.add(1, ordering: .relaxed) }
-                checked.add(1, ordering: .relaxed)
+                if kept !== own { mismatches.increment() }
+                checked.increment()
                 try? scope.close()
             }
         }
-        #expect(checked.load(ordering: .relaxed) == 1_600)
-        #expect(mismatches.load(ordering: .relaxed) == 0)
+        #expect(checked.value == 1_600)
+        #expect(mismatches.value == 0)
     }
 
     @Test func aResolverHandedToAnotherThreadDuringItsFactoryResolvesThere() throws {
         var builder = ContainerBuilder()
         builder.register(Visit.self, lifetime: .scoped) { _ in Visit() }
         builder.register(Errand.self) { r in
-            let resolved = Mutex<Visit?>(nil)
+            let resolved = Guarded<Visit?>(nil)
             let thread = DispatchSemaphore(value: 0)
             DispatchQueue.global().async {
                 resolved.withLock { $0 = try? r.resolve(Visit.self) }
                 thread.signal()
             }
             thread.wait()
-            #expect(resolved.withLock { $0 } != nil)
+            #expect(resolved.current != nil)
             return Errand(resolver: r)
         }
         let container = try builder.build()
