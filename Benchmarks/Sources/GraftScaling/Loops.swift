@@ -6,6 +6,8 @@ enum ScalingLoop: String, CaseIterable {
     case singleton
     case graph
     case mixed
+    /// Make a scope, resolve its scoped context and a transient handler, close it.
+    case requestScope
 }
 
 /// Who answers the loop's resolves.
@@ -28,6 +30,12 @@ enum ScalingLibrary: String, CaseIterable {
                     blackHole(root.settings)
                     blackHole(root.makeTransientGraph())
                 }
+            case .requestScope:
+                return {
+                    var scope = root.makeRequestScope()
+                    blackHole(scope.requestContext())
+                    blackHole(scope.makeHandler())
+                }
             }
         case .graft:
             let container = try GraftContainers.makeTransientGraph()
@@ -39,6 +47,13 @@ enum ScalingLibrary: String, CaseIterable {
                 return {
                     blackHole(try? container.resolve(AppSettings.self))
                     blackHole(try? container.resolve(A.self))
+                }
+            case .requestScope:
+                return {
+                    let scope = container.makeScope()
+                    blackHole(try? scope.resolve(RequestContext.self))
+                    blackHole(try? scope.resolve(RequestHandler.self))
+                    try? scope.close()
                 }
             }
         }

@@ -15,6 +15,7 @@ import Darwin
 //   singleton: resolve an existing singleton
 //   graph:     resolve the transient graph A(B(D), C(D))
 //   mixed:     both, one after the other (the loop of the engine issue)
+//   requestScope: make a scope, resolve a scoped and a transient service, close it
 // Medians of `repeats` runs are printed as a Markdown table. Naming a loop (and a library)
 // runs only that one, for a profiler.
 
@@ -22,7 +23,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 guard (2...4).contains(arguments.count), let seconds = Double(arguments[0]), seconds > 0, seconds <= 10,
     let repeats = Int(arguments[1]), (1...15).contains(repeats)
 else {
-    let line = "usage: graft-scaling <seconds (0-10]> <repeats 1-15> [singleton|graph|mixed] [handwritten|graft]\n"
+    let line = "usage: graft-scaling <seconds (0-10]> <repeats 1-15> [singleton|graph|mixed|requestScope] [handwritten|graft]\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
     exit(2)
 }

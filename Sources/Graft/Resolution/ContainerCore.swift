@@ -198,6 +198,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         return try make(entry.serviceType)
     }
 
+    @inline(__always)
     func makeByLifetime<Service: Sendable>(
         _ entry: Entry,
         _ state: inout ResolveState
@@ -222,6 +223,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     ///
     /// `publish` makes the instance visible to its own resolution before the hooks run, so
     /// services that inject each other through properties see each other.
+    @inline(__always)
     func create<Service: Sendable>(
         _ entry: Entry,
         _ state: inout ResolveState,
@@ -234,6 +236,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         return value
     }
 
+    @inline(__always)
     func finishCreation<Service: Sendable>(
         _ value: inout Service,
         _ entry: Entry,

@@ -51,6 +51,7 @@ enum Placement {
 
 extension ContainerCore {
     /// What resolving `entry` under `state` must do.
+    @inline(__always)
     func placement<Service: Sendable>(
         of entry: Entry,
         _ state: inout ResolveState,
@@ -73,6 +74,7 @@ extension ContainerCore {
     }
 
     /// Makes a new per-call instance visible to the rest of its call.
+    @inline(__always)
     func publish<Service: Sendable>(_ value: Service, _ entry: Entry, to call: CallState?) {
         call?.storeGraphInstance(InstanceCell.make(value), index: entry.index)
     }
