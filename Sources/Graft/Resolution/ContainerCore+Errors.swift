@@ -95,13 +95,4 @@ extension ContainerCore {
             underlyingError: error
         )
     }
-
-    func invalidAliasError(_ alias: ServiceKey, target: Entry, value: any Sendable) -> GraftError {
-        GraftError(
-            .invalidAlias,
-            "\(alias) answers with \(target.key), but its instance, a \(type(of: value)), is not a \(alias.typeName)",
-            service: alias.description,
-            hints: ["alias only types the target's instances conform to"]
-        )
-    }
 }
