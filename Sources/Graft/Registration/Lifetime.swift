@@ -29,19 +29,4 @@ public enum Lifetime: String, Hashable, Sendable, CaseIterable, CustomStringConv
 
     /// The lifetime as code spells it: `.singleton`.
     public var description: String { ".\(rawValue)" }
-
-    /// How long an instance lives, longest first; a dependency on a shorter-lived one is captive.
-    var rank: Int {
-        switch self {
-        case .singleton, .eagerSingleton: 3
-        case .scoped: 2
-        case .graph: 1
-        case .transient, .weak: 0
-        }
-    }
-
-    /// How long an instance may be kept by what it holds, for the captive check: a `.weak`
-    /// instance is shared by every scope and call while anything holds it (a singleton, say), so
-    /// it may hold only what lives as long as a singleton.
-    var holdingRank: Int { self == .weak ? Lifetime.singleton.rank : rank }
 }

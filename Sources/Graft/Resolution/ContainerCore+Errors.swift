@@ -16,7 +16,7 @@ extension ContainerCore {
                 "captive dependency: \(holder.key) (\(holder.lifetime)) resolved \(entry.key) (.scoped) while being created",
                 service: holder.key.description,
                 hints: [
-                    GraphValidator.outlives(holder.lifetime, .scoped)
+                    Lifetime.outlives(holder.lifetime, .scoped)
                         + (isScopeValue
                             ? "; \(entry.key.typeName) is a scope value, so make \(holder.key.typeName) .scoped"
                             : "; make \(holder.key.typeName) .scoped, or make \(entry.key.typeName) live as long")
@@ -93,15 +93,6 @@ extension ContainerCore {
             service: entry.key.description,
             hints: ["registered at \(entry.source); the next resolve runs the factory again"],
             underlyingError: error
-        )
-    }
-
-    func invalidAliasError(_ alias: ServiceKey, target: Entry, value: any Sendable) -> GraftError {
-        GraftError(
-            .invalidAlias,
-            "\(alias) answers with \(target.key), but its instance, a \(type(of: value)), is not a \(alias.typeName)",
-            service: alias.description,
-            hints: ["alias only types the target's instances conform to"]
         )
     }
 }

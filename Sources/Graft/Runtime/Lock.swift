@@ -15,31 +15,23 @@ import Android
 /// everything else locks through ``Locked``.
 final class Lock {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    /// Only locks that threads wait on have one; most locks never do, and save its allocation.
-    private let condition: UnsafeMutablePointer<pthread_cond_t>?
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    init(waitable: Bool = false) {
+    init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         // Initialisation fails only when the system is out of resources; there is nothing a
         // caller could do then, and the lock would be unusable, so the result is not checked.
         pthread_mutex_init(mutex, nil)
-        if waitable {
-            let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-            condition.initialize(to: pthread_cond_t())
-            pthread_cond_init(condition, nil)
-            self.condition = condition
-        } else {
-            self.condition = nil
-        }
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        pthread_cond_init(condition, nil)
     }
 
     deinit {
-        if let condition {
-            pthread_cond_destroy(condition)
-            condition.deinitialize(count: 1)
-            condition.deallocate()
-        }
+        pthread_cond_destroy(condition)
+        condition.deinitialize(count: 1)
+        condition.deallocate()
         pthread_mutex_destroy(mutex)
         mutex.deinitialize(count: 1)
         mutex.deallocate()
@@ -56,23 +48,12 @@ final class Lock {
     /// Releases the lock, sleeps until ``broadcast()``, then takes the lock again.
     ///
     /// Callers re-check their condition in a loop: wake-ups can be spurious.
-    /// Only for a lock made with `waitable: true`; on any other it returns at once, and the
-    /// caller's loop re-checks its condition.
     func wait() {
-        guard let condition else { return }
         pthread_cond_wait(condition, mutex)
     }
 
     func broadcast() {
-        guard let condition else { return }
         pthread_cond_broadcast(condition)
-    }
-
-    @inline(__always)
-    func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
-        lock()
-        defer { unlock() }
-        return try body()
     }
 }
 
@@ -136,7 +117,7 @@ final class LockStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
 /// whole access, so no two threads touch `value` at once; and `Value` is `Sendable`, so what
 /// leaves the closure may cross threads. The lock itself is never handed out.
 final class WaitableLocked<Value: Sendable>: @unchecked Sendable {
-    private let lock = Lock(waitable: true)
+    private let lock = Lock()
     private var value: Value
 
     init(_ value: Value) {

@@ -168,10 +168,9 @@ struct DependencyGraph: Sendable {
         return causes
     }
 
-    /// Every node, each after the nodes its edges reach (cycles are cut where met).
-    ///
-    /// - Parameter immediateOnly: Follow only edges the dependent needs before it is created.
-    func postOrder(immediateOnly: Bool = true) -> [Int] {
+    /// Every node, each after the nodes its immediate edges reach (the dependencies it needs
+    /// before it is created); cycles are cut where met.
+    private func postOrder() -> [Int] {
         var order: [Int] = []
         order.reserveCapacity(count)
         var state = [UInt8](repeating: 0, count: count)  // 0 new, 1 on stack, 2 done
@@ -184,7 +183,7 @@ struct DependencyGraph: Sendable {
                 if nextEdge < nodeEdges.count {
                     stack[stack.count - 1].nextEdge += 1
                     let edge = nodeEdges[nextEdge]
-                    if (edge.isImmediate || !immediateOnly) && state[edge.target] == 0 {
+                    if edge.isImmediate && state[edge.target] == 0 {
                         state[edge.target] = 1
                         stack.append((edge.target, 0))
                     }

@@ -122,19 +122,10 @@ struct GraphValidator {
         return Array(members[start...] + members[..<start])
     }
 
+    /// The cycle through `members`, from its canonical start back to it.
     private func cycleProblem(_ members: [Int]) -> GraftError {
-        let names = canonical(members).map { graph.key($0).description }
-        let first = canonical(members)[0]
-        let closing = canonical(members).last ?? first
-        let firstType = graph.key(first).typeName
-        return GraftError(
-            .cycle,
-            "dependency cycle: \((names + [names[0]]).joined(separator: " → "))",
-            service: names[0],
-            hints: [
-                "break it with Lazy<\(firstType)> or Provider<\(firstType)> in \(graph.key(closing).typeName)"
-            ]
-        )
+        let keys = canonical(members).map(graph.key)
+        return CycleReport.error(keys + keys.prefix(1))
     }
 
     /// Longer-lived services holding shorter-lived ones, directly or through transients.
@@ -233,14 +224,6 @@ struct GraphValidator {
         return path
     }
 
-    /// Why a `holder` instance cannot keep a `captive` one.
-    static func outlives(_ holder: Lifetime, _ captive: Lifetime) -> String {
-        holder == .weak
-            ? "a .weak instance is shared by every scope and call while anything holds it, so it outlives "
-                + "each \(captive) instance"
-            : "a \(holder) outlives each \(captive) instance"
-    }
-
     private func captiveProblem(holder: Int, captive: Int, path: [Int]) -> GraftError {
         let holderKey = graph.key(holder)
         let captiveKey = graph.key(captive)
@@ -252,7 +235,7 @@ struct GraphValidator {
             service: holderKey.description,
             path: path.map { graph.key($0).description },
             hints: [
-                Self.outlives(holderLifetime, captiveLifetime)
+                Lifetime.outlives(holderLifetime, captiveLifetime)
                     + (graph.registrations[captive].kind == .scopeValue
                         ? "; \(captiveKey.typeName) is a scope value, given to each scope, so make "
                             + "\(holderKey.typeName) .scoped or shorter-lived"

@@ -1,9 +1,12 @@
-/// The error for a cycle found while resolving (cycles through closure factories, which
-/// `build()` cannot see).
+/// The error for a dependency cycle: one `build()` finds among immediate dependencies, or one
+/// found while resolving (cycles through closure factories, which `build()` cannot see).
 @usableFromInline
 enum CycleReport {
     static let concurrentHint = "two resolves entered this cycle from different ends at the same time"
 
+    /// The error for the cycle `keys`, which ends with the key it starts with.
+    ///
+    /// - Parameter concurrent: Whether two resolves entered the cycle from different ends.
     static func error(_ keys: [ServiceKey], concurrent: Bool = false) -> GraftError {
         let names = keys.map(\.description)
         let first = keys.first?.typeName ?? "?"
