@@ -23,7 +23,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 guard (2...4).contains(arguments.count), let seconds = Double(arguments[0]), seconds > 0, seconds <= 10,
     let repeats = Int(arguments[1]), (1...15).contains(repeats)
 else {
-    let line = "usage: graft-scaling <seconds (0-10]> <repeats 1-15> [singleton|graph|mixed|requestScope] [handwritten|graft]\n"
+    let line =
+        "usage: graft-scaling <seconds (0-10]> <repeats 1-15> [singleton|graph|mixed|requestScope] [handwritten|graft]\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
     exit(2)
 }
