@@ -117,6 +117,9 @@ public final class Injected<Value: Sendable>: Sendable {
         let binding = ResolutionOrigin(resolver).map(Binding.origin) ?? .resolver(resolver)
         state.withLock { $0.binding = binding }
     }
+
+    /// Whether the property has a resolver or a value.
+    public var isBound: Bool { state.withLock { $0.binding != nil || $0.value != nil } }
 }
 
 /// Lets ``Container/injectProperties(into:)`` find `@Injected` properties by reflection.
