@@ -207,28 +207,32 @@ struct ConcurrencyTests {
         #expect([calls.telemetry.value, calls.tyres.value, calls.strategy.value] == [1, 1, 1])
     }
 
-    @Test func threadsEnteringAClosureCycleFromDifferentEndsBothGetACycleError() throws {
+    /// Scoped instances too: each scope's creations are coordinated apart from other scopes',
+    /// and a cycle within one scope is still seen whole.
+    @Test(arguments: [Lifetime.singleton, .scoped])
+    func threadsEnteringAClosureCycleFromDifferentEndsBothGetACycleError(_ lifetime: Lifetime) throws {
         let rendezvous = Rendezvous()
         var builder = ContainerBuilder()
-        builder.register(Ping.self, lifetime: .singleton) { r in
+        builder.register(Ping.self, lifetime: lifetime) { r in
             rendezvous.arriveAndWait(parties: 2)
             _ = try r.resolve(Pong.self)
             return Ping()
         }
-        builder.register(Pong.self, lifetime: .singleton) { r in
+        builder.register(Pong.self, lifetime: lifetime) { r in
             rendezvous.arriveAndWait(parties: 2)
             _ = try r.resolve(Ping.self)
             return Pong()
         }
         let container = try builder.build()
+        let scope = container.makeScope()
         let errors = Guarded([Int: GraftError]())
 
         DispatchQueue.concurrentPerform(iterations: 2) { index in
             do {
                 if index == 0 {
-                    _ = try container.resolve(Ping.self)
+                    _ = try scope.resolve(Ping.self)
                 } else {
-                    _ = try container.resolve(Pong.self)
+                    _ = try scope.resolve(Pong.self)
                 }
             } catch let error as GraftError {
                 errors.withLock { $0[index] = error }

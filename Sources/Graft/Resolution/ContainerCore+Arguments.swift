@@ -173,7 +173,8 @@ struct DeferredLink: Sendable {
 
     /// The coordinator of the container the link came from, which makes a `Lazy` value once.
     func coordinator() throws(GraftError) -> CreationCoordinator {
-        try origin.resolvable(key).0.coordinator
+        let (container, scope) = try origin.resolvable(key)
+        return container.coordinator(of: scope)
     }
 
     func resolve<Service: Sendable>(_ type: Service.Type) throws(GraftError) -> Service {

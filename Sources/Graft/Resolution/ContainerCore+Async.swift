@@ -190,6 +190,7 @@ extension ContainerCore {
         _ state: inout ResolveState
     ) async throws(GraftError) -> Service {
         let scope = state.scope
+        let coordinator = coordinator(for: entry, scope)
         let acquisition = try await coordinator.acquireAsync(sharedSlot(entry, scope), key: entry.key) {
             existingShared(entry, scope, as: Service.self)
         }

@@ -17,7 +17,18 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     /// would retain and release it on every resolve, a write to one cache line that every
     /// thread resolving from the container shares; `root` keeps it alive as long as this core.
     @usableFromInline let unretainedRoot: Unmanaged<ScopeCore>
-    let coordinator = CreationCoordinator()
+    /// Coordinates the creation of the root container's shared instances (singletons, `.weak`
+    /// instances, `Lazy` values resolved from the root).
+    let coordinator = CreationCoordinator(firstID: 0, idStride: ContainerCore.coordinatorCount)
+    /// Coordinate the creation of scoped instances, each scope's with one of these (see
+    /// ``coordinator(of:)``): requests on different threads then create their scoped instances
+    /// without meeting on one lock. A creation only ever waits on creations of its own scope
+    /// or of the root, never of another scope, so a wait that would deadlock is always seen
+    /// by one coordinator, which reports it as a cycle.
+    let scopeCoordinators: [CreationCoordinator] = (1..<ContainerCore.coordinatorCount).map {
+        CreationCoordinator(firstID: $0, idStride: ContainerCore.coordinatorCount)
+    }
+    static let coordinatorCount = 8
     /// The root container's shared instances, one write-once cell per registration.
     @usableFromInline let singletons: LazyCells<InstanceStorage>
     let weakInstances = Locked([Int: WeakInstance]())
@@ -349,7 +360,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         _ state: inout ResolveState
     ) throws(GraftError) -> Service {
         let scope = state.scope
-        let acquisition = try coordinator.acquire(sharedSlot(entry, scope), key: entry.key) {
+        let acquisition = try coordinator(for: entry, scope).acquire(sharedSlot(entry, scope), key: entry.key) {
             existingShared(entry, scope, as: Service.self)
         }
         switch acquisition {
@@ -373,7 +384,9 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
             try CreationChain.onThread.with(chain) { () throws(GraftError) -> Service in
                 try create(entry, &inner, disposed: disposed) {
                     // Only activation hooks, which run after this, can see a provisional instance.
-                    if entry.hasActivations { self.coordinator.setProvisional(InstanceCell.make($0), for: chain) }
+                    if entry.hasActivations {
+                        self.coordinator(for: entry, scope).setProvisional(InstanceCell.make($0), for: chain)
+                    }
                 }
             }
         }
@@ -388,11 +401,11 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     ) throws(GraftError) -> Service {
         do {
             let published = try publishShared(try creation(), entry, scope)
-            coordinator.finish(chain, .success(published))
+            coordinator(for: entry, scope).finish(chain, .success(published))
             return published.value()
         } catch {
             let failure = GraftError.wrapping(error)
-            coordinator.finish(chain, .failure(failure))
+            coordinator(for: entry, scope).finish(chain, .failure(failure))
             throw failure
         }
     }

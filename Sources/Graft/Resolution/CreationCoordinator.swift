@@ -18,7 +18,7 @@ final class CreationCoordinator: Sendable {
     }
 
     private struct State {
-        var nextID = 0
+        var nextID: Int
         // Few creations are under way at any moment, so these are small arrays searched in
         // order: no hashing, and no allocation once they have grown to their working size.
         var inProgress = CompactMap<SlotID, Int>()
@@ -41,7 +41,18 @@ final class CreationCoordinator: Sendable {
         case fail(GraftError)
     }
 
-    private let state = WaitableLocked(State())
+    private let state: WaitableLocked<State>
+    /// How far apart this coordinator's creation ids are: coordinators that share a container
+    /// number their creations apart (see ``init(firstID:idStride:)``).
+    private let idStride: Int
+
+    /// A coordinator whose creations are numbered `firstID`, `firstID + idStride`, and so on,
+    /// so that creations of coordinators made with the same stride and different first ids
+    /// never share an id: a creation chain, which may cross coordinators, tells them apart.
+    init(firstID: Int = 0, idStride: Int = 1) {
+        self.state = WaitableLocked(State(nextID: firstID))
+        self.idStride = idStride
+    }
 
     /// Returns the existing instance, claims the slot, or waits (blocking the thread) for the
     /// creation under way to finish.
@@ -111,7 +122,7 @@ final class CreationCoordinator: Sendable {
                 // and a record is made only for one that somebody does (or that has a
                 // provisional instance).
                 let id = state.nextID
-                state.nextID += 1
+                state.nextID += idStride
                 state.inProgress[slot] = id
                 return .done(.claimed(CreationChain(id: id, key: key, slot: slot, parent: chain)))
             }

@@ -79,6 +79,21 @@ extension ContainerCore {
         call?.storeGraphInstance(InstanceCell.make(value), index: entry.index)
     }
 
+    /// The coordinator that creates `scope`'s shared instances: the root's, or one of the scope
+    /// coordinators, the same one for every resolve from `scope`.
+    func coordinator(of scope: ScopeCore) -> CreationCoordinator {
+        guard !scope.isRoot else { return coordinator }
+        // The scope's address picks one: heap objects are 16-byte aligned, so the low bits say
+        // nothing.
+        let address = UInt(bitPattern: scope.id) >> 5
+        return scopeCoordinators[Int(address % UInt(scopeCoordinators.count))]
+    }
+
+    /// The coordinator that creates the shared instance of `entry` resolved from `scope`.
+    func coordinator(for entry: Entry, _ scope: ScopeCore) -> CreationCoordinator {
+        entry.lifetime.store == .scopeSlot ? coordinator(of: scope) : coordinator
+    }
+
     /// The slot a shared instance of `entry` is created in, for the creation coordinator.
     func sharedSlot(_ entry: Entry, _ scope: ScopeCore) -> SlotID {
         SlotID(store: entry.lifetime.store == .scopeSlot ? scope.id : root.id, index: entry.slot)

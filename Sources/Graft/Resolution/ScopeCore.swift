@@ -13,14 +13,34 @@ final class ScopeCore: Sendable {
     }
 
     let isRoot: Bool
-    private weak let parent: ScopeCore?
+    /// The scope this one was made under, told when this one closes.
+    private let parent: Parent?
     /// Set once, when the scope closes; read by every resolve through the scope.
     private let closed = Atomic(false)
     private let state = Locked(State())
 
     init(isRoot: Bool, parent: ScopeCore?) {
         self.isRoot = isRoot
-        self.parent = parent
+        self.parent = parent.map { $0.isRoot ? .root(Unmanaged.passUnretained($0)) : .scope($0) }
+    }
+
+    /// A child's reference to its parent.
+    ///
+    /// The root is referred to unretained: every scope made from a container would otherwise
+    /// retain and release the root, or form a weak reference to it, writes to one object that
+    /// every thread making scopes shares. That is sound because only a `Scope` closes a child
+    /// (`close(by:)`, `closeAsync()`), and a `Scope` holds its container, which holds the root.
+    /// A scope made under another scope holds that one: nothing else keeps it alive.
+    private enum Parent {
+        case root(Unmanaged<ScopeCore>)
+        case scope(ScopeCore)
+
+        func forget(_ child: ScopeCore) {
+            switch self {
+            case .root(let root): root._withUnsafeGuaranteedRef { $0.forget(child) }
+            case .scope(let scope): scope.forget(child)
+            }
+        }
     }
 
     var id: ObjectIdentifier { ObjectIdentifier(self) }
