@@ -35,6 +35,12 @@ enum GraftOperations {
                 RandomGraph.register(in: &builder)
                 blackHole(try builder.build())
             }
+        case .randomGraphFirstUse:
+            for _ in 0..<iterations {
+                var builder = ContainerBuilder()
+                RandomGraph.register(in: &builder)
+                blackHole(try builder.build().resolve(RandomGraph.Root.self))
+            }
         }
     }
 }

@@ -22,6 +22,8 @@ enum HandWrittenOperations {
             }
         case .randomGraphCreate:
             for _ in 0..<iterations { blackHole(HandWrittenRandomGraph()) }
+        case .randomGraphFirstUse:
+            for _ in 0..<iterations { blackHole(HandWrittenRandomGraph().root) }
         }
     }
 }

@@ -16,6 +16,10 @@ enum Scenario: String, CaseIterable {
     /// validates; Swinject: register; by hand: the object that will build the graph), then let
     /// it go.
     case randomGraphCreate
+    /// Scenario 8's first use: create the container and resolve its root, which makes every
+    /// one of the 200 singletons once (the first-use cost of an app's services). The first use
+    /// alone is this minus `randomGraphCreate`.
+    case randomGraphFirstUse
 }
 
 /// The libraries `graft-instructions` compares.

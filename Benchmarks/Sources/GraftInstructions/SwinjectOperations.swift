@@ -35,6 +35,12 @@ enum SwinjectOperations {
                 RandomGraph.register(in: container)
                 blackHole(container)
             }
+        case .randomGraphFirstUse:
+            for _ in 0..<iterations {
+                let container = Container()
+                RandomGraph.register(in: container)
+                blackHole(try resolved(RandomGraph.Root.self, from: container))
+            }
         }
     }
 

@@ -13,12 +13,31 @@ enum ScalingLoop: String, CaseIterable {
 /// Who answers the loop's resolves.
 enum ScalingLibrary: String, CaseIterable {
     case handwritten
+    /// Hand-written code that hands the singleton out of a function, as a resolve does: the
+    /// caller owns what it gets, so every call retains and releases the one shared instance.
+    case handwrittenReturned = "handwritten, returned"
     case graft
+
+    /// Whether this library's loop differs from plain hand-written code for `loop`.
+    func measures(_ loop: ScalingLoop) -> Bool {
+        self != .handwrittenReturned || loop == .singleton || loop == .mixed
+    }
 
     /// One iteration of `loop`, ready to run from any thread; the container or composition is
     /// made (and its singletons created) here, outside the timed part.
     func step(for loop: ScalingLoop) throws -> @Sendable () -> Void {
         switch self {
+        case .handwrittenReturned:
+            let root = HandWrittenComposition()
+            switch loop {
+            case .singleton: return { blackHole(root.handOutSettings()) }
+            case .mixed:
+                return {
+                    blackHole(root.handOutSettings())
+                    blackHole(root.makeTransientGraph())
+                }
+            case .graph, .requestScope: return try ScalingLibrary.handwritten.step(for: loop)
+            }
         case .handwritten:
             let root = HandWrittenComposition()
             blackHole(root.settings)

@@ -24,7 +24,7 @@ guard (2...4).contains(arguments.count), let seconds = Double(arguments[0]), sec
     let repeats = Int(arguments[1]), (1...15).contains(repeats)
 else {
     let line =
-        "usage: graft-scaling <seconds (0-10]> <repeats 1-15> [singleton|graph|mixed|requestScope] [handwritten|graft]\n"
+        "usage: graft-scaling <seconds (0-10]> <repeats 1-15> [singleton|graph|mixed|requestScope] [handwritten|graft|\"handwritten, returned\"]\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
     exit(2)
 }
@@ -35,7 +35,7 @@ let libraries =
     arguments.count > 3
     ? ScalingLibrary.allCases.filter { $0.rawValue == arguments[3] } : ScalingLibrary.allCases
 for loop in loops {
-    for library in libraries {
+    for library in libraries where library.measures(loop) {
         var ratios: [Double] = []
         var singles: [Double] = []
         for _ in 0..<repeats {

@@ -109,9 +109,16 @@ struct DependencyGraph: Sendable {
 
     /// The dependencies of `node` as linking classifies them: for the runtime, which asks once
     /// per entry, when the entry is first used.
+    ///
+    /// Linking already found each dependency's entry: a parameter's own key is registered
+    /// exactly when the entry it links to was registered under that key, so no key is hashed.
     func dependencies(of node: Int) -> [Dependency] {
-        registrations[node].dependencies.map { declared in
-            Dependency.linked(declared, isRegistered: index.winner(for: declared.key) != nil)
+        let declared = registrations[node].dependencies
+        let targets = links[node]
+        return declared.indices.map { position in
+            let target = targets[position]
+            let isRegistered = target >= 0 && registrations[target].key == declared[position].key
+            return Dependency.linked(declared[position], isRegistered: isRegistered)
         }
     }
 

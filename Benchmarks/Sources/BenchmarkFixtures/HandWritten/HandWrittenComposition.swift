@@ -16,6 +16,13 @@ public final class HandWrittenComposition: Sendable {
         sharedD = D()
     }
 
+    /// The settings, handed out of a call in another module as a resolve hands out a
+    /// singleton: the caller owns what it gets, so each call retains the one shared instance
+    /// (`graft-scaling`'s "handwritten, returned"). Never inlined or optimized, so that the
+    /// retain stays.
+    @inline(never) @_optimize(none)
+    public func handOutSettings() -> AppSettings { settings }
+
     /// Scenario 2.
     @inlinable
     public func makeLeaf() -> Leaf { Leaf() }
