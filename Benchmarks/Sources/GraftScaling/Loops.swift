@@ -4,7 +4,11 @@ import Graft
 /// What one iteration of a measured loop does.
 enum ScalingLoop: String, CaseIterable {
     case singleton
+    /// A transient with no dependencies (a closure factory).
+    case transient
     case graph
+    /// The graph with D an existing singleton.
+    case graphSingletonLeaf
     case mixed
     /// Make a scope, resolve its scoped context and a transient handler, close it.
     case requestScope
@@ -36,14 +40,17 @@ enum ScalingLibrary: String, CaseIterable {
                     blackHole(root.handOutSettings())
                     blackHole(root.makeTransientGraph())
                 }
-            case .graph, .requestScope: return try ScalingLibrary.handwritten.step(for: loop)
+            case .transient, .graph, .graphSingletonLeaf, .requestScope:
+                return try ScalingLibrary.handwritten.step(for: loop)
             }
         case .handwritten:
             let root = HandWrittenComposition()
             blackHole(root.settings)
             switch loop {
             case .singleton: return { blackHole(root.settings) }
+            case .transient: return { blackHole(root.makeLeaf()) }
             case .graph: return { blackHole(root.makeTransientGraph()) }
+            case .graphSingletonLeaf: return { blackHole(root.makeGraphWithSharedD()) }
             case .mixed:
                 return {
                     blackHole(root.settings)
@@ -61,7 +68,12 @@ enum ScalingLibrary: String, CaseIterable {
             blackHole(try container.resolve(AppSettings.self))
             switch loop {
             case .singleton: return { blackHole(try? container.resolve(AppSettings.self)) }
+            case .transient: return { blackHole(try? container.resolve(Leaf.self)) }
             case .graph: return { blackHole(try? container.resolve(A.self)) }
+            case .graphSingletonLeaf:
+                let leafContainer = try GraftContainers.makeGraphWithSingletonLeaf()
+                blackHole(try leafContainer.resolve(D.self))
+                return { blackHole(try? leafContainer.resolve(A.self)) }
             case .mixed:
                 return {
                     blackHole(try? container.resolve(AppSettings.self))

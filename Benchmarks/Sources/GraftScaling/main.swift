@@ -6,15 +6,18 @@ import Glibc
 import Darwin
 #endif
 
-// graft-scaling <seconds> <repeats> [loop] [library]: how resolving scales from one thread to two, for Graft and
-// for hand-written code in the same process, so both meet the same machine at the same time.
+// graft-scaling <seconds> <repeats> [loop] [library]: the time of one iteration on one thread,
+// and how resolving scales from one thread to two, for Graft and for hand-written code in the
+// same process, so both meet the same machine at the same time.
 //
 // Each measurement runs a loop on one thread for `seconds`, then the same loop on two threads
 // at once for `seconds`; the iterations the threads finished, summed, divided by the one
 // thread's, is the scaling. Every loop ends by its deadline. The loops:
 //   singleton: resolve an existing singleton
+//   transient: resolve a transient with no dependencies
 //   graph:     resolve the transient graph A(B(D), C(D))
-//   mixed:     both, one after the other (the loop of the engine issue)
+//   graphSingletonLeaf: the same graph with D an existing singleton
+//   mixed:     the singleton, then the graph (the loop of the engine issue)
 //   requestScope: make a scope, resolve a scoped and a transient service, close it
 // Medians of `repeats` runs are printed as a Markdown table. Naming a loop (and a library)
 // runs only that one, for a profiler.
@@ -24,7 +27,7 @@ guard (2...4).contains(arguments.count), let seconds = Double(arguments[0]), sec
     let repeats = Int(arguments[1]), (1...15).contains(repeats)
 else {
     let line =
-        "usage: graft-scaling <seconds (0-10]> <repeats 1-15> [singleton|graph|mixed|requestScope] [handwritten|graft|\"handwritten, returned\"]\n"
+        "usage: graft-scaling <seconds (0-10]> <repeats 1-15> [singleton|transient|graph|graphSingletonLeaf|mixed|requestScope] [handwritten|graft|\"handwritten, returned\"]\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
     exit(2)
 }
@@ -37,21 +40,21 @@ let libraries =
 for loop in loops {
     for library in libraries where library.measures(loop) {
         var ratios: [Double] = []
-        var singles: [Double] = []
+        var nanoseconds: [Double] = []
         for _ in 0..<repeats {
             let step = try library.step(for: loop)
             let one = Threads.run(count: 1, seconds: seconds, step)
             let two = Threads.run(count: 2, seconds: seconds, step)
-            singles.append(Double(one) / seconds)
+            nanoseconds.append(seconds * 1e9 / Double(max(one, 1)))
             ratios.append(Double(two) / Double(max(one, 1)))
         }
         rows.append(
-            "| \(loop.rawValue) | \(library.rawValue) | \(Int(median(singles) / 1000)) | "
+            "| \(loop.rawValue) | \(library.rawValue) | \(String(format: "%.1f", median(nanoseconds))) | "
                 + "\(String(format: "%.2f", median(ratios)))x |"
         )
     }
 }
-print("| loop | library | 1 thread (thousand iterations/s) | 2 threads / 1 thread |")
+print("| loop | library | 1 thread (ns per iteration) | 2 threads / 1 thread |")
 print("|---|---|---:|---:|")
 for row in rows { print(row) }
 
