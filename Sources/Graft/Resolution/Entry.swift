@@ -59,8 +59,17 @@ final class Entry: Sendable {
         self.index = index
         self.lifetime = registration.lifetime
         self.recipe = registration.recipe
-        self.build = registration.recipe.build ?? Recipe.awaitedOnly
-        self.isAsync = registration.recipe.build == nil
+        // Matched out of the recipe's own enum: passing the closure through a generic
+        // `Optional` (`recipe.build ?? …`) would wrap it in two reabstraction thunks, two
+        // allocations per entry and an extra call per construction.
+        switch registration.recipe.body {
+        case .sync(let build):
+            self.build = build
+            self.isAsync = false
+        case .async:
+            self.build = Recipe.awaitedOnly
+            self.isAsync = true
+        }
         self.serviceType = registration.serviceType
         self.dependencies = dependencies
         self.links = links
