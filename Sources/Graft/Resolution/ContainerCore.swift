@@ -24,10 +24,9 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     /// ``coordinator(of:)``): requests on different threads then create their scoped instances
     /// without meeting on one lock. A creation only ever waits on creations of its own scope
     /// or of the root, never of another scope, so a wait that would deadlock is always seen
-    /// by one coordinator, which reports it as a cycle.
-    let scopeCoordinators: [CreationCoordinator] = (1..<ContainerCore.coordinatorCount).map {
-        CreationCoordinator(firstID: $0, idStride: ContainerCore.coordinatorCount)
-    }
+    /// by one coordinator, which reports it as a cycle. Each is made on first use, so a
+    /// container that never makes a scoped instance pays for none.
+    let scopeCoordinators = LazyCells<CreationCoordinator>(count: ContainerCore.coordinatorCount - 1)
     static let coordinatorCount = 8
     /// The root container's shared instances, one write-once cell per registration.
     @usableFromInline let singletons: LazyCells<InstanceStorage>

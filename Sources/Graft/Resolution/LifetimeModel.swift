@@ -86,7 +86,10 @@ extension ContainerCore {
         // The scope's address picks one: heap objects are 16-byte aligned, so the low bits say
         // nothing.
         let address = UInt(bitPattern: scope.id) >> 5
-        return scopeCoordinators[Int(address % UInt(scopeCoordinators.count))]
+        let index = Int(address % UInt(scopeCoordinators.count))
+        if let made = scopeCoordinators.load(index) { return made.takeUnretainedValue() }
+        let candidate = CreationCoordinator(firstID: index + 1, idStride: ContainerCore.coordinatorCount)
+        return scopeCoordinators.publish(candidate, at: index).takeUnretainedValue()
     }
 
     /// The coordinator that creates the shared instance of `entry` resolved from `scope`.
