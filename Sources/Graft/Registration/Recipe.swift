@@ -40,12 +40,6 @@ struct Recipe: Sendable {
         throw GraftError(.factoryFailed, "internal: an async factory was run without awaiting")
     }
 
-    /// Makes the instance without awaiting; `nil` for async factories.
-    @usableFromInline var build: Build? {
-        guard case .sync(let build) = body else { return nil }
-        return build
-    }
-
     /// Makes the instance, awaiting; only async factories have one.
     @usableFromInline var buildAsync: BuildAsync? {
         guard case .async(let build) = body else { return nil }

@@ -126,7 +126,7 @@ extension ContainerCore {
                         arguments: arguments
                     )
                     do {
-                        try recipe.build.unsafelyUnwrapped(&construction)
+                        try entry.build(&construction)
                     } catch {
                         throw factoryFailure(error, entry)
                     }
@@ -200,7 +200,7 @@ extension ContainerCore {
         case .claimed(let chain) where entry.asyncCause == nil:
             // A synchronous factory runs right here: it needs no other thread to finish, so
             // threads blocked waiting for it can never starve it.
-            return try createClaimed(entry, chain, state)
+            return try createClaimed(entry, chain, by: coordinator, state)
         case .claimed(let chain):
             let inner = sharedState(entry, state)
             let disposed = disposesShared(entry)
@@ -213,7 +213,7 @@ extension ContainerCore {
                 }
             }
             let outcome = await creation.result
-            return try completeShared(entry, scope, chain) { try outcome.get() }
+            return try completeShared(entry, scope, chain, by: coordinator) { try outcome.get() }
         }
     }
 }

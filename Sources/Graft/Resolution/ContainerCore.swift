@@ -95,15 +95,8 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         _ index: Int,
         from scope: Unmanaged<ScopeCore>
     ) throws(GraftError) -> Service {
-        do {
-            return try table.entry(at: index)._withUnsafeGuaranteedRef { entry throws -> Service in
-                var state = ResolveState(unmanagedScope: scope)
-                if state.scope.isClosed { throw closedError(entry.key, state.scope) }
-                return try makeNew(entry, &state)
-            }
-        } catch {
-            throw GraftError.wrapping(error)
-        }
+        var state = ResolveState(unmanagedScope: scope)
+        return try resolveEntry(index, &state)
     }
 
     @inlinable
@@ -359,52 +352,55 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         _ state: inout ResolveState
     ) throws(GraftError) -> Service {
         let scope = state.scope
-        let acquisition = try coordinator(for: entry, scope).acquire(sharedSlot(entry, scope), key: entry.key) {
+        let coordinator = coordinator(for: entry, scope)
+        let acquisition = try coordinator.acquire(sharedSlot(entry, scope), key: entry.key) {
             existingShared(entry, scope, as: Service.self)
         }
         switch acquisition {
         case .ready(let box):
             return box.value()
         case .claimed(let chain):
-            return try createClaimed(entry, chain, state)
+            return try createClaimed(entry, chain, by: coordinator, state)
         }
     }
 
-    /// Creates the shared instance whose slot `chain` claimed, publishes it and wakes the waiters.
+    /// Creates the shared instance whose slot `chain` claimed from `coordinator`, publishes it
+    /// and wakes the waiters.
     func createClaimed<Service: Sendable>(
         _ entry: Entry,
         _ chain: CreationChain,
+        by coordinator: CreationCoordinator,
         _ state: ResolveState
     ) throws(GraftError) -> Service {
         var inner = sharedState(entry, state)
         let scope = state.scope
         let disposed = disposesShared(entry)
-        return try completeShared(entry, scope, chain) { () throws -> Service in
+        return try completeShared(entry, scope, chain, by: coordinator) { () throws -> Service in
             try CreationChain.onThread.with(chain) { () throws(GraftError) -> Service in
                 try create(entry, &inner, disposed: disposed) {
                     // Only activation hooks, which run after this, can see a provisional instance.
-                    if entry.hasActivations {
-                        self.coordinator(for: entry, scope).setProvisional(InstanceCell.make($0), for: chain)
-                    }
+                    if entry.hasActivations { coordinator.setProvisional(InstanceCell.make($0), for: chain) }
                 }
             }
         }
     }
 
-    /// Publishes what `creation` made, or its failure, and wakes every waiter of `chain`.
+    /// Publishes what `creation` made, or its failure, and wakes every waiter of `chain`, which
+    /// `coordinator` issued.
     func completeShared<Service: Sendable>(
         _ entry: Entry,
         _ scope: ScopeCore,
         _ chain: CreationChain,
+        by coordinator: CreationCoordinator,
         _ creation: () throws -> Service
     ) throws(GraftError) -> Service {
         do {
             let published = try publishShared(try creation(), entry, scope)
-            coordinator(for: entry, scope).finish(chain, .success(published))
+            coordinator.finish(chain, .success(published))
             return published.value()
         } catch {
             let failure = GraftError.wrapping(error)
-            coordinator(for: entry, scope).finish(chain, .failure(failure))
+            coordinator.finish(chain, .failure(failure))
             throw failure
         }
     }

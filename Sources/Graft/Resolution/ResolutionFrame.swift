@@ -21,8 +21,8 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     struct Step {
         let container: Unmanaged<ContainerCore>
         let scope: Unmanaged<ScopeCore>
-        let parent: ResolutionFrame?
-        let call: CallState?
+        var parent: ResolutionFrame?
+        var call: CallState?
         /// The entry whose factory or hook receives the frame.
         let entryIndex: Int
         let singleton: Int
@@ -31,25 +31,13 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
 
     // Unchecked exclusivity: these change only while the frame is its thread's alone (see the
     // type's comment), and the run-time checks would cost more than the rest of lending it.
-    @exclusivity(unchecked) private var unmanagedContainer: Unmanaged<ContainerCore>
-    @exclusivity(unchecked) private var unmanagedScope: Unmanaged<ScopeCore>
-    @exclusivity(unchecked) private(set) var parent: ResolutionFrame?
-    @exclusivity(unchecked) private(set) var call: CallState?
-    /// The entry whose factory or hook received this frame.
-    @exclusivity(unchecked) private(set) var entryIndex: Int
-    @exclusivity(unchecked) private(set) var singleton: Int
-    @exclusivity(unchecked) private(set) var depth: Int
+    /// What the frame is lent for now.
+    @exclusivity(unchecked) private var step: Step
     /// The container and scope, retained once the frame outlives the factory it was lent to.
     @exclusivity(unchecked) private var retained: (ContainerCore, ScopeCore)?
 
     private init(_ step: Step) {
-        unmanagedContainer = step.container
-        unmanagedScope = step.scope
-        parent = step.parent
-        call = step.call
-        entryIndex = step.entryIndex
-        singleton = step.singleton
-        depth = step.depth
+        self.step = step
     }
 
     /// A frame for `step`: one from this thread's pool, or a new one.
@@ -57,18 +45,12 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
         let pool = Self.pool.object
         let lent = pool._withUnsafeGuaranteedRef { unsafeDowncast($0, to: FramePool.self).frames.popLast() }
         guard let frame = lent else { return ResolutionFrame(step) }
-        frame.unmanagedContainer = step.container
-        frame.unmanagedScope = step.scope
-        frame.parent = step.parent
-        frame.call = step.call
-        frame.entryIndex = step.entryIndex
-        frame.singleton = step.singleton
-        frame.depth = step.depth
+        frame.step = step
         return frame
     }
 
-    /// Takes back a frame whose factory returned, while its resolve still keeps the container
-    /// and scope alive.
+    /// Takes back a frame whose factory returned (if there was one), while its resolve still
+    /// keeps the container and scope alive.
     static func giveBack(_ frame: inout ResolutionFrame?) {
         guard frame != nil else { return }
         giveBack(&frame!)
@@ -78,13 +60,11 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     /// and scope alive.
     static func giveBack(_ frame: inout ResolutionFrame) {
         guard isKnownUniquelyReferenced(&frame) else {
-            frame.retained = (
-                frame.unmanagedContainer.takeUnretainedValue(), frame.unmanagedScope.takeUnretainedValue()
-            )
+            frame.retained = (frame.container, frame.scope)
             return
         }
-        frame.parent = nil
-        frame.call = nil
+        frame.step.parent = nil
+        frame.step.call = nil
         let pool = Self.pool.object
         pool._withUnsafeGuaranteedRef { object in
             let pool = unsafeDowncast(object, to: FramePool.self)
@@ -96,12 +76,21 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     private static let pool = ThreadLocalObject { FramePool() }
 
     /// The container, for resolves that are not on the hot path.
-    var container: ContainerCore { unmanagedContainer.takeUnretainedValue() }
+    var container: ContainerCore { step.container.takeUnretainedValue() }
     /// The scope, for resolves that are not on the hot path.
-    var scope: ScopeCore { unmanagedScope.takeUnretainedValue() }
+    var scope: ScopeCore { step.scope.takeUnretainedValue() }
+    var parent: ResolutionFrame? { step.parent }
+    /// The entry whose factory or hook received this frame.
+    var entryIndex: Int { step.entryIndex }
 
     var state: ResolveState {
-        ResolveState(unmanagedScope: unmanagedScope, frame: self, call: call, singleton: singleton, depth: depth)
+        ResolveState(
+            unmanagedScope: step.scope,
+            frame: self,
+            call: step.call,
+            singleton: step.singleton,
+            depth: step.depth
+        )
     }
 
     /// The keys from the frame for `index` down to this one, or `nil` when `index` is not on the path.
@@ -120,7 +109,7 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     func resolve<Service: Sendable>(_ type: Service.Type, name: String?) throws(GraftError) -> Service {
         var state = self.state
         do {
-            return try unmanagedContainer._withUnsafeGuaranteedRef { try $0.resolve(type, name: name, &state) }
+            return try step.container._withUnsafeGuaranteedRef { try $0.resolve(type, name: name, &state) }
         } catch {
             throw GraftError.wrapping(error)
         }
@@ -136,7 +125,7 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     func resolveAll<Service: Sendable>(_ type: Service.Type) throws(GraftError) -> [Service] {
         var state = self.state
         do {
-            return try unmanagedContainer._withUnsafeGuaranteedRef { try $0.resolveAll(type, &state) }
+            return try step.container._withUnsafeGuaranteedRef { try $0.resolveAll(type, &state) }
         } catch {
             throw GraftError.wrapping(error)
         }

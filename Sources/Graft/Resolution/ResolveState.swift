@@ -1,16 +1,14 @@
 /// What one resolution carries down the graph.
 @usableFromInline
 struct ResolveState: Sendable {
-    /// The scope that owns new transients and holds scoped instances (the root for singletons).
-    // `unowned(unsafe)` spares a retain and release per resolve. It is sound because a
+    /// The scope that owns new transients and holds scoped instances (the root for singletons),
+    /// unretained.
+    // Unretained spares a retain and release per resolve, on a count that every thread
+    // resolving from the container shares (the root scope's). It is sound because a
     // `ResolveState` lives only for one resolve call, and whoever starts that call (a
     // `Container`, a `Scope`, a `ResolutionFrame`, or a `DeferredLink` holding a strong local
     // reference) keeps the scope alive until the call returns; anything that outlives the call
-    // (a frame handed to a factory) copies the scope into a strong reference of its own.
-    @usableFromInline unowned(unsafe) let scope: ScopeCore
-    /// `scope`, unretained: what a construction is given as the owner of disposable instances,
-    /// so handing it over touches no reference count (the root scope's is shared by every
-    /// thread resolving from the container).
+    // (a frame a factory kept) retains the scope itself.
     @usableFromInline let unmanagedScope: Unmanaged<ScopeCore>
     /// The innermost closure factory under way, when there is one: the path for cycle checks.
     @usableFromInline var frame: ResolutionFrame?
@@ -56,13 +54,16 @@ struct ResolveState: Sendable {
         singleton: Int = -1,
         depth: Int = 0
     ) {
-        self.scope = unmanagedScope.takeUnretainedValue()
         self.unmanagedScope = unmanagedScope
         self.frame = frame
         self.call = call
         self.singleton = singleton
         self.depth = depth
     }
+
+    /// The scope.
+    @inlinable
+    var scope: ScopeCore { unmanagedScope.takeUnretainedValue() }
 
     /// The scope as a construction's owner (see ``Construction/owner``).
     @inlinable
