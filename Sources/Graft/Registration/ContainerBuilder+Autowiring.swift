@@ -17,6 +17,7 @@ extension ContainerBuilder {
     ///   - fileID: Where the registration is made, for messages; leave the default.
     ///   - line: Where the registration is made, for messages; leave the default.
     ///   - initializer: Makes an instance from its dependencies, each resolved by its type.
+    @inlinable
     public mutating func register<Service: Sendable, each Parameter: Sendable>(
         _ type: Service.Type,
         name: String? = nil,

@@ -106,6 +106,7 @@ public struct ContainerBuilder: Sendable {
     ///   - fileID: Where the registration is made, for messages; leave the default.
     ///   - line: Where the registration is made, for messages; leave the default.
     ///   - factory: Makes an instance.
+    @inlinable
     public mutating func register<Service: Sendable>(
         _ type: Service.Type,
         name: String? = nil,

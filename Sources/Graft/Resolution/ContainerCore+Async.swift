@@ -110,28 +110,7 @@ extension ContainerCore {
             return try construct(entry, &state, disposed: disposed, arguments: arguments)
         case .autowired, .alias:
             let prefetched = try await prefetchedArguments(entry, &state, arguments)
-            return try withUnsafeMutablePointer(to: &state.scratch) { scratch throws(GraftError) -> Service in
-                try ConstructionOutput.make(
-                    Service.self,
-                    expected: entry.key.id,
-                    scratch: UnsafeMutableRawPointer(scratch)
-                ) {
-                    output throws(GraftError) in
-                    var construction = Construction(
-                        site: self,
-                        node: entry.index,
-                        output: output,
-                        prefetched: prefetched,
-                        owner: owner,
-                        arguments: arguments
-                    )
-                    do {
-                        try entry.build(&construction)
-                    } catch {
-                        throw factoryFailure(error, entry)
-                    }
-                }
-            }
+            return try construct(entry, &state, disposed: disposed, arguments: arguments, prefetched: prefetched)
         case .asyncClosure, .asyncAutowired:
             var frame = recipe.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
             defer { ResolutionFrame.giveBack(&frame) }

@@ -288,34 +288,54 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
 
     /// Runs `entry`'s recipe without awaiting; a disposable instance goes to `state`'s scope
     /// when `disposed`.
+    ///
+    /// The only generic step is moving the instance out of the memory it was delivered to:
+    /// everything else is ``run(_:_:disposed:arguments:prefetched:into:)``, which is not generic,
+    /// so the engine's code runs without looking up `Service`'s run-time type at each step.
     func construct<Service: Sendable>(
         _ entry: Entry,
         _ state: inout ResolveState,
         disposed: Bool,
-        arguments: [any Sendable]? = nil
+        arguments: [any Sendable]? = nil,
+        prefetched: [(any Sendable)?]? = nil
     ) throws(GraftError) -> Service {
+        var scratch = ConstructionScratch()
+        return try ConstructionOutput.make(Service.self, expected: entry.key.id, scratch: &scratch) {
+            output throws(GraftError) in
+            try run(entry, &state, disposed: disposed, arguments: arguments, prefetched: prefetched, into: output)
+        }
+    }
+
+    /// Runs `entry`'s synchronous recipe, which delivers its instance to `output`.
+    ///
+    /// `prefetched` holds the parameters an async resolve awaited ahead of time, in order.
+    func run(
+        _ entry: Entry,
+        _ state: inout ResolveState,
+        disposed: Bool,
+        arguments: [any Sendable]?,
+        prefetched: [(any Sendable)?]?,
+        into output: UnsafeMutableRawPointer
+    ) throws(GraftError) {
         if entry.isAsync { throw needsAwaitError(entry) }
         var frame = entry.recipe.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
         defer { ResolutionFrame.giveBack(&frame) }
-        return try withUnsafeMutablePointer(to: &state) { request throws(GraftError) -> Service in
-            let scratch = UnsafeMutableRawPointer(request) + ResolveState.scratchOffset
-            return try ConstructionOutput.make(Service.self, expected: entry.key.id, scratch: scratch) {
-                output throws(GraftError) in
-                var construction = Construction(
-                    site: self,
-                    node: entry.index,
-                    output: output,
-                    links: UnsafeRawPointer(bitPattern: entry.plainTargetsAddress),
-                    request: UnsafeMutableRawPointer(request),
-                    frame: frame,
-                    owner: disposed ? request.pointee.owner : nil,
-                    arguments: arguments
-                )
-                do {
-                    try entry.build(&construction)
-                } catch {
-                    throw factoryFailure(error, entry)
-                }
+        try withUnsafeMutablePointer(to: &state) { request throws(GraftError) in
+            var construction = Construction(
+                site: self,
+                node: entry.index,
+                output: output,
+                links: UnsafeRawPointer(bitPattern: entry.plainTargetsAddress),
+                request: UnsafeMutableRawPointer(request),
+                prefetched: prefetched,
+                frame: frame,
+                owner: disposed ? request.pointee.owner : nil,
+                arguments: arguments
+            )
+            do {
+                try entry.build(&construction)
+            } catch {
+                throw factoryFailure(error, entry)
             }
         }
     }
@@ -334,8 +354,8 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
             ResolutionFrame.Step(
                 container: Unmanaged.passUnretained(self),
                 scope: state.unmanagedScope,
-                parent: state.frame,
-                call: state.call,
+                parent: state.unmanagedFrame,
+                call: state.call.map { Unmanaged.passUnretained($0) },
                 entryIndex: entry.index,
                 singleton: state.singleton,
                 depth: state.depth

@@ -4,12 +4,14 @@
 /// factory that would run again inside itself is a cycle, reported instead of recursing forever.
 ///
 /// A frame is lent to one factory and given back when it returns (``lend(_:)`` and
-/// ``giveBack(_:)``). While lent it refers to the container and scope unretained: the resolve
-/// that runs the factory keeps both alive, and retaining them would write to reference counts
-/// that every resolving thread shares. A frame the factory kept (stored, or handed to another
-/// thread) is still referenced when it comes back; it then retains both for the rest of its
-/// life and is never lent again. A frame nobody kept goes to its thread's pool for the next
-/// factory, so a closure factory costs no allocation.
+/// ``giveBack(_:)``). While lent it refers to the container, the scope, its parent frame and its
+/// call unretained: the resolve that runs the factory keeps them all alive (the parent's factory
+/// is still running, further up the same resolve), and retaining them would write to reference
+/// counts that other threads share. A frame the factory kept (stored, or handed to another
+/// thread) is still referenced when it comes back; it then retains all four for the rest of its
+/// life and is never lent again (and so its parent, still lent, is kept in turn when it comes
+/// back). A frame nobody kept goes to its thread's pool for the next factory, so a closure
+/// factory costs no allocation.
 ///
 /// `@unchecked Sendable` is sound: the fields change only in ``lend(_:)`` and ``giveBack(_:)``,
 /// while the frame is in its thread's pool or uniquely referenced by the engine's call on that
@@ -21,8 +23,8 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     struct Step {
         let container: Unmanaged<ContainerCore>
         let scope: Unmanaged<ScopeCore>
-        var parent: ResolutionFrame?
-        var call: CallState?
+        let parent: Unmanaged<ResolutionFrame>?
+        let call: Unmanaged<CallState>?
         /// The entry whose factory or hook receives the frame.
         let entryIndex: Int
         let singleton: Int
@@ -33,8 +35,8 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     // type's comment), and the run-time checks would cost more than the rest of lending it.
     /// What the frame is lent for now.
     @exclusivity(unchecked) private var step: Step
-    /// The container and scope, retained once the frame outlives the factory it was lent to.
-    @exclusivity(unchecked) private var retained: (ContainerCore, ScopeCore)?
+    /// What the step refers to, retained once the frame outlives the factory it was lent to.
+    @exclusivity(unchecked) private var retained: (ContainerCore, ScopeCore, ResolutionFrame?, CallState?)?
 
     private init(_ step: Step) {
         self.step = step
@@ -60,11 +62,9 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     /// and scope alive.
     static func giveBack(_ frame: inout ResolutionFrame) {
         guard isKnownUniquelyReferenced(&frame) else {
-            frame.retained = (frame.container, frame.scope)
+            frame.retained = (frame.container, frame.scope, frame.parent, frame.call)
             return
         }
-        frame.step.parent = nil
-        frame.step.call = nil
         let pool = Self.pool.object
         pool._withUnsafeGuaranteedRef { object in
             let pool = unsafeDowncast(object, to: FramePool.self)
@@ -79,7 +79,8 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     var container: ContainerCore { step.container.takeUnretainedValue() }
     /// The scope, for resolves that are not on the hot path.
     var scope: ScopeCore { step.scope.takeUnretainedValue() }
-    var parent: ResolutionFrame? { step.parent }
+    var parent: ResolutionFrame? { step.parent?.takeUnretainedValue() }
+    var call: CallState? { step.call?.takeUnretainedValue() }
     /// The entry whose factory or hook received this frame.
     var entryIndex: Int { step.entryIndex }
 
@@ -87,7 +88,7 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
         ResolveState(
             unmanagedScope: step.scope,
             frame: self,
-            call: step.call,
+            call: call,
             singleton: step.singleton,
             depth: step.depth
         )

@@ -11,19 +11,16 @@ struct ResolveState: Sendable {
     // (a frame a factory kept) retains the scope itself.
     @usableFromInline let unmanagedScope: Unmanaged<ScopeCore>
     /// The innermost closure factory under way, when there is one: the path for cycle checks.
-    @usableFromInline var frame: ResolutionFrame?
+    /// Unretained, as the scope: that factory is running further up this same resolve, so its
+    /// frame is lent (or kept by its factory) for at least as long as this state is used.
+    @usableFromInline var unmanagedFrame: Unmanaged<ResolutionFrame>?
     /// State shared by one top-level resolve call, made the first time something needs it.
     @usableFromInline var call: CallState?
     /// The index of the singleton (or `.weak` instance) being created, when the resolution runs
     /// on its behalf; `-1` otherwise. An index, not the entry, so copying a state retains nothing.
     @usableFromInline var singleton: Int
-    /// Where constructions during this resolve deliver their instances (see ``ConstructionOutput``).
-    @usableFromInline var scratch = ConstructionScratch()
     /// How many services deep the resolution is, to move very deep ones to a fresh stack.
     @usableFromInline var depth = 0
-
-    /// Where ``scratch`` is within a resolve state.
-    @usableFromInline static let scratchOffset = MemoryLayout<ResolveState>.offset(of: \ResolveState.scratch) ?? 0
 
     /// Every this many levels a synchronous resolution continues on a new thread's stack.
     @usableFromInline static let stackHopInterval = 128
@@ -55,7 +52,7 @@ struct ResolveState: Sendable {
         depth: Int = 0
     ) {
         self.unmanagedScope = unmanagedScope
-        self.frame = frame
+        self.unmanagedFrame = frame.map { Unmanaged.passUnretained($0) }
         self.call = call
         self.singleton = singleton
         self.depth = depth
@@ -64,6 +61,10 @@ struct ResolveState: Sendable {
     /// The scope.
     @inlinable
     var scope: ScopeCore { unmanagedScope.takeUnretainedValue() }
+
+    /// The innermost closure factory under way.
+    @inlinable
+    var frame: ResolutionFrame? { unmanagedFrame?.takeUnretainedValue() }
 
     /// The scope as a construction's owner (see ``Construction/owner``).
     @inlinable

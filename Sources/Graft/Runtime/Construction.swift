@@ -187,20 +187,19 @@ enum ConstructionOutput {
     /// Runs `fill` with memory for one `Service`, which `fill` must initialize unless it
     /// throws, and returns the instance.
     ///
-    /// `scratch` is the resolve's ``ConstructionScratch``. One is enough for a whole resolve,
-    /// however deep: a recipe delivers its instance as its very last step, and the instance is
-    /// moved out right after, so no other construction runs while it is in there. Larger types
-    /// use the heap. (`withUnsafeTemporaryAllocation` would look up a `Result` type at run time
-    /// on every call in code that is not specialized.)
+    /// `scratch` is the caller's, on its stack: a construction delivers its instance as its very
+    /// last step, and the instance is moved out right after. Larger types use the heap.
+    /// (`withUnsafeTemporaryAllocation` would look up a `Result` type at run time on every call
+    /// in code that is not specialized.)
     ///
     /// `expected` is the identity of the type the registration was made for; it must be
     /// `Service`, or the memory would be read as the wrong type. The caller found the
     /// registration under `Service`'s key, so a mismatch is a bug in Graft, reported as an error.
-    @inlinable
+    @inline(__always)
     static func make<Service: Sendable>(
         _ type: Service.Type,
         expected: ObjectIdentifier,
-        scratch: UnsafeMutableRawPointer,
+        scratch: inout ConstructionScratch,
         _ fill: (UnsafeMutableRawPointer) throws(GraftError) -> Void
     ) throws(GraftError) -> Service {
         try check(Service.self, expected)
@@ -213,8 +212,14 @@ enum ConstructionOutput {
             try fill(pointer)
             return pointer.assumingMemoryBound(to: Service.self).move()
         }
-        try fill(scratch)
-        return scratch.assumingMemoryBound(to: Service.self).move()
+        // Two steps, the first with no generic result: its closure is then specialized and
+        // inlined, while one returning `Service` would be called through the generic entry point.
+        try withUnsafeMutablePointer(to: &scratch) { memory throws(GraftError) in
+            try fill(UnsafeMutableRawPointer(memory))
+        }
+        return withUnsafeMutablePointer(to: &scratch) { memory in
+            UnsafeMutableRawPointer(memory).assumingMemoryBound(to: Service.self).move()
+        }
     }
 
     /// ``make(_:expected:scratch:_:)`` for a fill that awaits: the memory is on the heap, since
@@ -240,7 +245,8 @@ enum ConstructionOutput {
 }
 
 /// Room for one instance while a recipe hands it to the engine: 64 bytes, word-aligned, which
-/// holds a class reference, an existential or a small struct.
+/// holds a class reference, an existential or a small struct. Each construction has its own, on
+/// its stack.
 @usableFromInline
 struct ConstructionScratch: Sendable {
     @usableFromInline var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (
