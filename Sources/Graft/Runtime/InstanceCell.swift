@@ -67,6 +67,9 @@ final class InstanceStorage: ManagedBuffer<InstanceStorage.Header, SIMD2<UInt64>
         func destroy<Service>(_ type: Service.Type, at address: UnsafeMutableRawPointer) {
             address.assumingMemoryBound(to: Service.self).deinitialize(count: 1)
         }
-        destroy(header.type, at: address)
+        // Through the pointer rather than `header`: the property would check exclusive access at
+        // run time, in the deinit of every shared instance's box.
+        let type: any Sendable.Type = withUnsafeMutablePointerToHeader { $0.pointee.type }
+        destroy(type, at: address)
     }
 }

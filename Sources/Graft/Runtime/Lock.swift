@@ -118,7 +118,9 @@ final class LockStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
 /// leaves the closure may cross threads. The lock itself is never handed out.
 final class WaitableLocked<Value: Sendable>: @unchecked Sendable {
     private let lock = Lock()
-    private var value: Value
+    /// Unchecked exclusivity: the lock already makes every access exclusive, and the run-time
+    /// check would cost about as much as taking the lock.
+    @exclusivity(unchecked) private var value: Value
 
     init(_ value: Value) {
         self.value = value
