@@ -116,16 +116,18 @@ extension ContainerCore {
             defer { ResolutionFrame.giveBack(&frame) }
             let prefetched =
                 recipe.kind.takesResolver ? nil : try await prefetchedArguments(entry, &state, arguments)
+            // On the heap when there are any: the construction is used across awaits.
+            let inputs = ConstructionInputs.allocate(prefetched: prefetched, arguments: arguments)
+            defer { inputs?.deinitialize(count: 1).deallocate() }
             return try await ConstructionOutput.make(Service.self, expected: entry.key.id) {
                 output async throws(GraftError) in
                 var construction = Construction(
                     site: self,
                     node: entry.index,
                     output: output,
-                    prefetched: prefetched,
+                    inputs: UnsafePointer(inputs),
                     frame: frame,
-                    owner: owner,
-                    arguments: arguments
+                    owner: owner
                 )
                 do {
                     try await recipe.buildAsync.unsafelyUnwrapped(&construction)

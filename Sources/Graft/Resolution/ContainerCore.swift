@@ -320,22 +320,23 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         if entry.isAsync { throw needsAwaitError(entry) }
         var frame = entry.recipe.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
         defer { ResolutionFrame.giveBack(&frame) }
-        try withUnsafeMutablePointer(to: &state) { request throws(GraftError) in
-            var construction = Construction(
-                site: self,
-                node: entry.index,
-                output: output,
-                links: UnsafeRawPointer(bitPattern: entry.plainTargetsAddress),
-                request: UnsafeMutableRawPointer(request),
-                prefetched: prefetched,
-                frame: frame,
-                owner: disposed ? request.pointee.owner : nil,
-                arguments: arguments
-            )
-            do {
-                try entry.build(&construction)
-            } catch {
-                throw factoryFailure(error, entry)
+        try ConstructionInputs.with(prefetched: prefetched, arguments: arguments) { inputs throws(GraftError) in
+            try withUnsafeMutablePointer(to: &state) { request throws(GraftError) in
+                var construction = Construction(
+                    site: self,
+                    node: entry.index,
+                    output: output,
+                    links: UnsafeRawPointer(bitPattern: entry.plainTargetsAddress),
+                    request: UnsafeMutableRawPointer(request),
+                    inputs: inputs,
+                    frame: frame,
+                    owner: disposed ? request.pointee.owner : nil
+                )
+                do {
+                    try entry.build(&construction)
+                } catch {
+                    throw factoryFailure(error, entry)
+                }
             }
         }
     }

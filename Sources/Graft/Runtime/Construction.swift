@@ -22,8 +22,15 @@ struct Construction {
     @usableFromInline let links: UnsafeRawPointer?
     /// What the engine needs to resolve parameters as it goes; opaque to recipes.
     @usableFromInline let request: UnsafeMutableRawPointer?
+    /// What only some constructions are given (runtime arguments, prefetched parameters), on
+    /// the engine's stack; `nil` when there is neither. Behind a pointer, so that a
+    /// construction holds no reference and copying or ending one costs nothing.
+    @usableFromInline let inputs: UnsafePointer<ConstructionInputs>?
     /// Parameters the engine resolved ahead of time (the async path), in order.
-    @usableFromInline let prefetched: [(any Sendable)?]?
+    @inlinable var prefetched: [(any Sendable)?]? { inputs?.pointee.prefetched }
+    /// The runtime arguments the caller passed, checked against the registration's types
+    /// before the construction starts; `nil` when the resolve passed none.
+    @inlinable var arguments: [any Sendable]? { inputs?.pointee.arguments }
     /// The next runtime argument, for a closure factory that takes them.
     @inlinable
     mutating func nextArgument<Argument: Sendable>(_ type: Argument.Type) throws(GraftError) -> Argument {
@@ -40,15 +47,14 @@ struct Construction {
         return value
     }
 
-    /// The resolver a closure factory receives.
-    @usableFromInline let frame: (any Resolver)?
+    /// The resolver a closure factory receives: a class the engine lends for the construction
+    /// and keeps alive until it returns, so it is held unretained, and copying a construction
+    /// copies two words instead of an existential through its type's value witnesses.
+    @usableFromInline unowned(unsafe) let frame: (any Resolver & AnyObject)?
     /// Who disposes the instance when its registered type is disposable: the engine's scope
     /// object, opaque here; `nil` when nobody does. The resolve that runs the construction
     /// keeps it alive.
     @usableFromInline let owner: Unmanaged<AnyObject>?
-    /// The runtime arguments the caller passed, checked against the registration's types
-    /// before the construction starts; `nil` when the resolve passed none.
-    @usableFromInline let arguments: [any Sendable]?
     /// The next parameter's position.
     @usableFromInline var position = 0
     /// The next runtime argument's position, for closure factories.
@@ -61,20 +67,18 @@ struct Construction {
         output: UnsafeMutableRawPointer,
         links: UnsafeRawPointer? = nil,
         request: UnsafeMutableRawPointer? = nil,
-        prefetched: [(any Sendable)?]? = nil,
-        frame: (any Resolver)? = nil,
-        owner: Unmanaged<AnyObject>? = nil,
-        arguments: [any Sendable]? = nil
+        inputs: UnsafePointer<ConstructionInputs>? = nil,
+        frame: (any Resolver & AnyObject)? = nil,
+        owner: Unmanaged<AnyObject>? = nil
     ) {
         self.site = Unmanaged.passUnretained(site)
         self.node = node
         self.output = output
         self.links = links
         self.request = request
-        self.prefetched = prefetched
+        self.inputs = inputs
         self.frame = frame
         self.owner = owner
-        self.arguments = arguments
     }
 
     /// The next autowired parameter, typed.
@@ -139,6 +143,44 @@ struct Construction {
     mutating func deliver<Service: AsyncDisposable>(_ value: Service) throws(GraftError) {
         try adopt(.async(value))
         output.initializeMemory(as: Service.self, to: value)
+    }
+}
+
+/// What only some constructions are given; see ``Construction/inputs``.
+@usableFromInline
+struct ConstructionInputs {
+    /// Parameters the engine resolved ahead of time (the async path), in order.
+    @usableFromInline let prefetched: [(any Sendable)?]?
+    /// The runtime arguments the caller passed.
+    @usableFromInline let arguments: [any Sendable]?
+
+    init(prefetched: [(any Sendable)?]?, arguments: [any Sendable]?) {
+        self.prefetched = prefetched
+        self.arguments = arguments
+    }
+
+    /// Runs `body` with these inputs' address, or with `nil` when there are none.
+    @inline(__always)
+    static func with<Result>(
+        prefetched: [(any Sendable)?]?,
+        arguments: [any Sendable]?,
+        _ body: (UnsafePointer<ConstructionInputs>?) throws(GraftError) -> Result
+    ) throws(GraftError) -> Result {
+        guard prefetched != nil || arguments != nil else { return try body(nil) }
+        var inputs = ConstructionInputs(prefetched: prefetched, arguments: arguments)
+        return try withUnsafePointer(to: &inputs) { pointer throws(GraftError) in try body(pointer) }
+    }
+
+    /// Inputs on the heap, for a construction that awaits; `nil` when there are none. The
+    /// caller deinitializes and deallocates them.
+    static func allocate(
+        prefetched: [(any Sendable)?]?,
+        arguments: [any Sendable]?
+    ) -> UnsafeMutablePointer<ConstructionInputs>? {
+        guard prefetched != nil || arguments != nil else { return nil }
+        let inputs = UnsafeMutablePointer<ConstructionInputs>.allocate(capacity: 1)
+        inputs.initialize(to: ConstructionInputs(prefetched: prefetched, arguments: arguments))
+        return inputs
     }
 }
 
