@@ -113,7 +113,7 @@ extension ContainerCore {
             return try construct(entry, &state, disposed: disposed, arguments: arguments, prefetched: prefetched)
         case .asyncClosure, .asyncAutowired:
             var frame = recipe.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
-            defer { ResolutionFrame.giveBack(&frame) }
+            defer { ResolutionFrame.giveBackAfterAwait(&frame) }
             let prefetched =
                 recipe.kind.takesResolver ? nil : try await prefetchedArguments(entry, &state, arguments)
             // On the heap when there are any: the construction is used across awaits.

@@ -10,13 +10,13 @@
 /// counts that other threads share. A frame the factory kept (stored, or handed to another
 /// thread) is still referenced when it comes back; it then retains all four for the rest of its
 /// life and is never lent again (and so its parent, still lent, is kept in turn when it comes
-/// back). A frame nobody kept goes to its thread's pool for the next factory, so a closure
-/// factory costs no allocation.
+/// back). A frame nobody kept goes to its thread's ``LendingShelf`` for the next factory, so a
+/// closure factory costs no allocation.
 ///
-/// `@unchecked Sendable` is sound: the fields change only in ``lend(_:)`` and ``giveBack(_:)``,
-/// while the frame is in its thread's pool or uniquely referenced by the engine's call on that
-/// thread, so no other thread can see them change; `retained` is written once, by the engine,
-/// and read only by `deinit`.
+/// `@unchecked Sendable` is sound: `step` and `shelf` change only in ``lend(_:)``, while the
+/// frame is on its thread's shelf or uniquely referenced by the engine's call on that thread, so
+/// no other thread can see them change; `retained` is written once, by the engine, and read
+/// only by `deinit`.
 @usableFromInline
 final class ResolutionFrame: Resolver, @unchecked Sendable {
     /// What a frame is lent for.
@@ -38,42 +38,57 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     /// What the step refers to, retained once the frame outlives the factory it was lent to.
     @exclusivity(unchecked) private var retained: (ContainerCore, ScopeCore, ResolutionFrame?, CallState?)?
 
-    private init(_ step: Step) {
+    /// The shelf of the thread the frame was lent on, which a synchronous factory returns it to.
+    @exclusivity(unchecked) private var shelf: Unmanaged<LendingShelf>
+
+    private init(_ step: Step, shelf: Unmanaged<LendingShelf>) {
         self.step = step
+        self.shelf = shelf
     }
 
-    /// A frame for `step`: one from this thread's pool, or a new one.
+    /// A frame for `step`: one from this thread's shelf, or a new one.
     static func lend(_ step: Step) -> ResolutionFrame {
-        let pool = Self.pool.object
-        let lent = pool._withUnsafeGuaranteedRef { unsafeDowncast($0, to: FramePool.self).frames.popLast() }
-        guard let frame = lent else { return ResolutionFrame(step) }
+        let shelf = LendingShelf.forThisThread
+        guard let object = shelf._withUnsafeGuaranteedRef({ $0.take() }) else {
+            return ResolutionFrame(step, shelf: shelf)
+        }
+        // Only frames are ever put on the shelf (see `giveBack`).
+        let frame = unsafeDowncast(object, to: ResolutionFrame.self)
         frame.step = step
+        frame.shelf = shelf
         return frame
     }
 
-    /// Takes back a frame whose factory returned (if there was one), while its resolve still
-    /// keeps the container and scope alive.
+    /// Takes back a frame whose synchronous factory returned (if there was one), on the thread
+    /// it was lent on, while its resolve still keeps the container and scope alive.
     static func giveBack(_ frame: inout ResolutionFrame?) {
         guard frame != nil else { return }
         giveBack(&frame!)
     }
 
-    /// Takes back a frame whose factory returned, while its resolve still keeps the container
-    /// and scope alive.
+    /// Takes back a frame whose synchronous factory or hook returned, on the thread it was lent
+    /// on, while its resolve still keeps the container and scope alive.
     static func giveBack(_ frame: inout ResolutionFrame) {
+        giveBack(&frame, to: frame.shelf)
+    }
+
+    /// Takes back a frame whose factory returned after awaiting, maybe on another thread than
+    /// the one it was lent on: it goes to this thread's shelf.
+    static func giveBackAfterAwait(_ frame: inout ResolutionFrame?) {
+        guard frame != nil else { return }
+        giveBack(&frame!, to: LendingShelf.forThisThread)
+    }
+
+    /// Takes back a frame whose factory returned, while its resolve still keeps the container
+    /// and scope alive: a frame nobody kept goes on `shelf`, one that is kept retains what it
+    /// refers to.
+    static func giveBack(_ frame: inout ResolutionFrame, to shelf: Unmanaged<LendingShelf>) {
         guard isKnownUniquelyReferenced(&frame) else {
             frame.retained = (frame.container, frame.scope, frame.parent, frame.call)
             return
         }
-        let pool = Self.pool.object
-        pool._withUnsafeGuaranteedRef { object in
-            let pool = unsafeDowncast(object, to: FramePool.self)
-            if pool.frames.count < FramePool.capacity { pool.frames.append(frame) }
-        }
+        shelf._withUnsafeGuaranteedRef { $0.put(frame) }
     }
-
-    /// Each thread's frames that no factory holds.
-    private static let pool = ThreadLocalObject { FramePool() }
 
     /// The container, for resolves that are not on the hot path.
     var container: ContainerCore { step.container.takeUnretainedValue() }
@@ -137,16 +152,4 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
         var state = self.state
         return try await container.resolveAllAsync(type, &state)
     }
-}
-
-/// One thread's frames that no factory holds (see ``ResolutionFrame/lend(_:)``). Only its own
-/// thread ever touches it.
-private final class FramePool {
-    /// More frames than factories nest on one thread at once in a usual graph; deeper nesting
-    /// allocates the rest.
-    static let capacity = 16
-    /// Unchecked exclusivity: only this pool's thread touches it, one call at a time.
-    @exclusivity(unchecked) var frames: [ResolutionFrame] = []
-
-    init() { frames.reserveCapacity(Self.capacity) }
 }

@@ -6,8 +6,9 @@
 // instances (`InstanceCell`), the typed hand-over of an instance from a recipe to the engine
 // (`Construction`, `ConstructionOutput`), the weak instance holder (`WeakInstance`), the
 // per-thread record of the creation under way (`ThreadSlot`), one object per thread that the
-// engine keeps between resolves (`ThreadLocalObject`, which holds each thread's resolvers lent to
-// closure factories) and the hop to a fresh stack for very deep resolutions (`StackExtension`).
+// engine keeps between resolves (`ThreadLocalObject`), each thread's shelf of resolvers lent to
+// closure factories (`LendingShelf`, which holds them by manual retains) and the hop to a fresh
+// stack for very deep resolutions (`StackExtension`).
 //
 // The one invariant that makes them sound:
 //
