@@ -1,12 +1,12 @@
 /// The checks a resolution makes on the way, and the errors it throws.
 extension ContainerCore {
     @inlinable
-    func requireNoAwait(_ entry: Entry, _ state: ResolveState) throws(GraftError) {
+    func requireNoAwait(_ entry: Entry, _ state: borrowing ResolveState) throws(GraftError) {
         if entry.asyncCause != nil { throw needsAwaitError(entry, inFactoryOf: state.frame) }
     }
 
     @usableFromInline
-    func requireScope(_ entry: Entry, _ state: ResolveState) throws(GraftError) {
+    func requireScope(_ entry: Entry, _ state: borrowing ResolveState) throws(GraftError) {
         guard state.scope.isRoot else { return }
         let isScopeValue = entry.recipe.kind == .scopeValue
         if state.singleton >= 0 {

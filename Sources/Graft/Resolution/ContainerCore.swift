@@ -391,7 +391,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         _ entry: Entry,
         _ chain: CreationChain,
         by coordinator: CreationCoordinator,
-        _ state: ResolveState
+        _ state: borrowing ResolveState
     ) throws(GraftError) -> Service {
         var inner = sharedState(entry, state)
         let scope = state.scope

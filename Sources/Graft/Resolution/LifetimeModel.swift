@@ -103,7 +103,7 @@ extension ContainerCore {
     }
 
     /// The state a shared instance is created under: only scoped instances belong to the scope.
-    func sharedState(_ entry: Entry, _ state: ResolveState) -> ResolveState {
+    func sharedState(_ entry: Entry, _ state: borrowing ResolveState) -> ResolveState {
         guard entry.lifetime.store != .scopeSlot else {
             return ResolveState(scope: state.scope, frame: state.frame, depth: state.depth)
         }

@@ -60,7 +60,7 @@ extension ContainerCore {
     private func takesArguments(
         _ entry: Entry,
         _ arguments: RuntimeArguments,
-        _ state: ResolveState
+        _ state: borrowing ResolveState
     ) throws(GraftError) -> Bool {
         if entry.arguments.isEmpty && arguments.isEmpty { return false }
         if state.scope.isClosed { throw closedError(entry.key, state.scope) }
