@@ -343,7 +343,7 @@ private func runOnDedicatedThreads(_ count: Int, _ body: @escaping @Sendable (In
             driver,
             Fetch(
                 sync: { _ in try lazy.value },
-                async: { _ in try await lazy.asyncValue }
+                async: { _ in try await lazy.get() }
             )
         )
         #expect(created.load(ordering: .relaxed) == 1)

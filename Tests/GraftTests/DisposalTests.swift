@@ -373,8 +373,8 @@ private struct BodyFailed: Error, Equatable {
         let error = #expect(throws: GraftError.self) { try scope.resolve(Resource.self, name: "a") }
         #expect(
             error?.description == """
-                Graft: cannot resolve Resource (name: "a"): its scope was closed
-                  resolve from an open scope: container.makeScope()
+                Graft: cannot resolve Resource (name: "a"): its scope was closed because the container was shut down
+                  no scope opens once the container has shut down: resolve before shutdown()
                 """
         )
         let fromChild = #expect(throws: GraftError.self) { try scope.makeScope().resolve(Resource.self, name: "a") }

@@ -54,8 +54,8 @@ private func drainingContainer(_ log: EventLog) throws -> Container {
             #expect(error?.code == .closed)
             #expect(
                 error?.description == """
-                    Graft: cannot resolve UnitOfWork: its scope was closed
-                      resolve from an open scope: container.makeScope()
+                    Graft: cannot resolve UnitOfWork: its scope was closed because the container is shutting down
+                      no scope opens once shutdown(gracePeriod:) has started: turn the work away (the web integrations answer 503) or finish it before shutting down
                     """
             )
             #expect(log.entries.isEmpty)
@@ -79,8 +79,8 @@ private func drainingContainer(_ log: EventLog) throws -> Container {
         let error = await #expect(throws: GraftError.self) { try await stuck.resolve(UnitOfWork.self) }
         #expect(
             error?.description == """
-                Graft: cannot resolve UnitOfWork: its scope was closed
-                  resolve from an open scope: container.makeScope()
+                Graft: cannot resolve UnitOfWork: its scope was closed because the container was shut down
+                  no scope opens once the container has shut down: resolve before shutdown()
                 """
         )
     }

@@ -42,6 +42,40 @@ private struct Boom: Error, CustomStringConvertible {
         #expect(created.load(ordering: .relaxed) == 1)
     }
 
+    @Test func lazyIsReadWithGetAsProviderIsSyncAndAsync() async throws {
+        var builder = ContainerBuilder()
+        let created = Atomic(0)
+        builder.register(Tyre.self) { _ async in
+            created.add(1, ordering: .relaxed)
+            return Tyre()
+        }
+        let container = try await builder.build()
+        let lazy = try await container.resolve(Lazy<Tyre>.self)
+
+        let awaited = try await lazy.get()
+        // Created once: the synchronous spellings (a synchronous closure picks them) read what
+        // the first call made.
+        let readSynchronously = { () throws(GraftError) -> (Tyre, Tyre) in (try lazy.get(), try lazy.value) }
+        let (got, value) = try readSynchronously()
+        #expect(got === awaited)
+        #expect(value === awaited)
+        #expect(created.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func aLazyOfAnAsyncServiceReadSynchronouslyBeforeItExistsSaysToAwait() async throws {
+        var builder = ContainerBuilder()
+        builder.register(Tyre.self) { _ async in Tyre() }
+        let container = try await builder.build()
+        let lazy = try await container.resolve(Lazy<Tyre>.self)
+
+        let error = #expect(throws: GraftError.self) { try lazy.get() }
+
+        #expect(error?.code == .needsAwait)
+        #expect(!lazy.isCreated)
+        _ = try await lazy.get()
+        #expect(lazy.isCreated)
+    }
+
     @Test func lazySingletonIsTheSingleton() throws {
         var builder = ContainerBuilder()
         builder.register(Tyre.self, lifetime: .singleton) { _ in Tyre() }

@@ -164,6 +164,41 @@ private final class Order: Sendable {
         )
     }
 
+    @Test func theScopedFromRootHintAwaitsWhenTheServiceNeedsIt() async throws {
+        var builder = ContainerBuilder()
+        builder.register(Order.self, lifetime: .scoped) { _ async in Order() }
+        let container = try await builder.build()
+
+        let error = await #expect(throws: GraftError.self) { try await container.resolve(Order.self) }
+
+        #expect(
+            error?.description == """
+                Graft: Order is .scoped and cannot be resolved from the root container
+                  resolve it from a scope: try await container.withScope { try await $0.resolve(Order.self) }
+                """
+        )
+        // The hint, followed as written, resolves.
+        let order = try await container.withScope { try await $0.resolve(Order.self) }
+        #expect(type(of: order) == Order.self)
+    }
+
+    @Test func theScopedFromRootHintNamesANamedService() throws {
+        var builder = ContainerBuilder()
+        builder.register(Order.self, name: "rush", lifetime: .scoped) { _ in Order() }
+        let container = try builder.build()
+
+        let error = #expect(throws: GraftError.self) { try container.resolve(Order.self, name: "rush") }
+
+        #expect(
+            error?.description == """
+                Graft: Order (name: "rush") is .scoped and cannot be resolved from the root container
+                  resolve it from a scope: try container.withScope { try $0.resolve(Order.self, name: "rush") }
+                """
+        )
+        let order = try container.withScope { try $0.resolve(Order.self, name: "rush") }
+        #expect(type(of: order) == Order.self)
+    }
+
     @Test func scopedDependencyOfATransientFromRootThrows() throws {
         var builder = ContainerBuilder()
         builder.register(Order.self, lifetime: .scoped) { _ in Order() }

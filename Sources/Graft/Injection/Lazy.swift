@@ -8,7 +8,7 @@
 /// ```swift
 /// final class RaceCar: Sendable {
 ///     let extinguisher: Lazy<FireExtinguisher>
-///     func putOutFire() throws { try extinguisher.value.spray() }
+///     func putOutFire() throws { try extinguisher.get().spray() }
 /// }
 /// ```
 ///
@@ -21,69 +21,90 @@ public final class Lazy<Value: Sendable>: Sendable {
         self.link = link
     }
 
-    /// The value, created by the first access.
-    ///
-    /// Concurrent first accesses wait for one creation and all receive its result; a `Lazy`
-    /// read again while its own value is being created is a cycle, reported as an error.
+    /// The value, created by the first access: the same as ``get()-90sf4``.
     ///
     /// - Throws: ``GraftError`` when the factory behind it throws; the next access tries again.
     public var value: Value {
-        get throws(GraftError) {
-            if let value = cached.withLock({ $0 }) { return value }
-            let coordinator = try link.coordinator()
-            switch try coordinator.acquire(slot, key: link.key, existing: existing) {
-            case .ready(let box):
-                return box.value()
-            case .claimed(let chain):
-                do {
-                    let value = try CreationChain.onThread.with(chain) { () throws -> Value in
-                        try link.resolve(Value.self)
-                    }
-                    cached.withLock { $0 = value }
-                    coordinator.finish(chain, .success(InstanceCell.make(value)))
-                    return value
-                } catch {
-                    let failure = GraftError.wrapping(error)
-                    coordinator.finish(chain, .failure(failure))
-                    throw failure
+        get throws(GraftError) { try get() }
+    }
+
+    /// The value, created by the first call.
+    ///
+    /// Read it as a ``Provider`` and a ``Factory`` are called: `try lazy.get()` in
+    /// synchronous code, `try await lazy.get()` where the service, or anything it needs, has an
+    /// `async` factory. Concurrent first calls wait for one creation and all receive its result;
+    /// a `Lazy` read again while its own value is being created is a cycle, reported as an error.
+    ///
+    /// - Returns: The value, the same one every time.
+    /// - Throws: ``GraftError`` when the factory behind it throws; the next call tries again.
+    public func get() throws(GraftError) -> Value {
+        if let value = cached.withLock({ $0 }) { return value }
+        let coordinator = try link.coordinator()
+        switch try coordinator.acquire(slot, key: link.key, existing: existing) {
+        case .ready(let box):
+            return box.value()
+        case .claimed(let chain):
+            let outcome = Result { () throws(GraftError) -> Value in
+                try CreationChain.onThread.with(chain) { () throws(GraftError) -> Value in try link.resolve(Value.self)
                 }
             }
+            return try finish(chain, by: coordinator, outcome)
         }
     }
 
-    /// The value, created by the first access, awaiting an async factory.
+    /// The value, created by the first call, awaiting an async factory; suspends instead of
+    /// blocking while another caller creates it.
     ///
-    /// Concurrent first accesses suspend until the one creation finishes.
-    ///
-    /// - Throws: ``GraftError`` when the factory behind it throws; the next access tries again.
-    public var asyncValue: Value {
-        get async throws(GraftError) {
-            if let value = cached.withLock({ $0 }) { return value }
-            let coordinator = try link.coordinator()
-            switch try await coordinator.acquireAsync(slot, key: link.key, existing: existing) {
-            case .ready(let box):
-                return box.value()
-            case .claimed(let chain):
-                do {
-                    let value = try await CreationChain.$inTask.withValue(chain) { () async throws -> Value in
+    /// - Returns: The value, the same one every time.
+    /// - Throws: ``GraftError`` when the factory behind it throws; the next call tries again.
+    public func get() async throws(GraftError) -> Value {
+        if let value = cached.withLock({ $0 }) { return value }
+        let coordinator = try link.coordinator()
+        switch try await coordinator.acquireAsync(slot, key: link.key, existing: existing) {
+        case .ready(let box):
+            return box.value()
+        case .claimed(let chain):
+            let outcome: Result<Value, GraftError>
+            do {
+                outcome = .success(
+                    try await CreationChain.$inTask.withValue(chain) { () async throws(GraftError) -> Value in
                         try await link.resolveAsync(Value.self)
                     }
-                    cached.withLock { $0 = value }
-                    coordinator.finish(chain, .success(InstanceCell.make(value)))
-                    return value
-                } catch {
-                    let failure = GraftError.wrapping(error)
-                    coordinator.finish(chain, .failure(failure))
-                    throw failure
-                }
+                )
+            } catch {
+                outcome = .failure(GraftError.wrapping(error))
             }
+            return try finish(chain, by: coordinator, outcome)
         }
+    }
+
+    /// The value, awaiting an async factory: the same as `try await get()`.
+    @available(*, deprecated, renamed: "get()", message: "read it as Provider and Factory are: try await lazy.get()")
+    public var asyncValue: Value {
+        get async throws(GraftError) { try await get() }
     }
 
     /// Whether the value has been created.
     public var isCreated: Bool { cached.withLock { $0 != nil } }
 
     private var slot: SlotID { SlotID(store: ObjectIdentifier(self), index: 0) }
+
+    /// Keeps what the creation claimed as `chain` made, and tells the callers waiting for it.
+    private func finish(
+        _ chain: CreationChain,
+        by coordinator: CreationCoordinator,
+        _ outcome: Result<Value, GraftError>
+    ) throws(GraftError) -> Value {
+        switch outcome {
+        case .success(let value):
+            cached.withLock { $0 = value }
+            coordinator.finish(chain, .success(InstanceCell.make(value)))
+            return value
+        case .failure(let failure):
+            coordinator.finish(chain, .failure(failure))
+            throw failure
+        }
+    }
 
     private func existing() -> InstanceCell? {
         cached.withLock { $0 }.map(InstanceCell.make)

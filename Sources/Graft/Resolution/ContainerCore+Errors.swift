@@ -38,8 +38,17 @@ extension ContainerCore {
             .scopedFromRoot,
             "\(entry.key.subject) is .scoped and cannot be resolved from the root container",
             service: entry.key.description,
-            hints: ["resolve it from a scope: try container.withScope { try $0.resolve(\(entry.key.typeName).self) }"]
+            hints: ["resolve it from a scope: " + withScopeSpelling(entry)]
         )
+    }
+
+    /// How to resolve `entry` from a scope, spelled as it compiles: with `await` when the
+    /// service needs it, and with its name when it has one.
+    private func withScopeSpelling(_ entry: Entry) -> String {
+        let name = entry.key.name.map { ", name: \"\($0)\"" } ?? ""
+        let resolve = "$0.resolve(\(entry.key.typeName).self\(name))"
+        guard entry.asyncCause != nil else { return "try container.withScope { try \(resolve) }" }
+        return "try await container.withScope { try await \(resolve) }"
     }
 
     /// - Parameter frame: The frame of the synchronous factory or hook that resolved `entry`, if
@@ -75,12 +84,40 @@ extension ContainerCore {
 
     @usableFromInline
     func closedError(_ key: ServiceKey, _ scope: ScopeCore) -> GraftError {
-        let what = scope.isRoot ? "the container was shut down" : "its scope was closed"
+        if scope.isRoot {
+            return GraftError(
+                .closed,
+                "cannot resolve \(key.subject): the container was shut down",
+                service: key.description,
+                hints: ["resolve before shutdown()"]
+            )
+        }
+        // A scope closed by the container's shutdown (or made while it drains, which is born
+        // closed): another scope would be closed as well, so the hint must not suggest one.
+        if root.isClosed {
+            return GraftError(
+                .closed,
+                "cannot resolve \(key.subject): its scope was closed because the container was shut down",
+                service: key.description,
+                hints: ["no scope opens once the container has shut down: resolve before shutdown()"]
+            )
+        }
+        if root.isDraining {
+            return GraftError(
+                .closed,
+                "cannot resolve \(key.subject): its scope was closed because the container is shutting down",
+                service: key.description,
+                hints: [
+                    "no scope opens once shutdown(gracePeriod:) has started: turn the work away "
+                        + "(the web integrations answer 503) or finish it before shutting down"
+                ]
+            )
+        }
         return GraftError(
             .closed,
-            "cannot resolve \(key.subject): \(what)",
+            "cannot resolve \(key.subject): its scope was closed",
             service: key.description,
-            hints: [scope.isRoot ? "resolve before shutdown()" : "resolve from an open scope: container.makeScope()"]
+            hints: ["resolve from an open scope: container.makeScope()"]
         )
     }
 
