@@ -45,6 +45,10 @@ extension ContainerBuilder {
         line: Int = #line,
         using initializer: @escaping @Sendable (repeat each Parameter) throws -> Service
     ) {
+        guard !isExistentialType(Service.self) else {
+            addExistential(type, name, lifetime, fileID, line, initializer: initializer)
+            return
+        }
         let recipe = Recipe(.autowired) { construction in
             let service = try initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
@@ -74,6 +78,10 @@ extension ContainerBuilder {
         line: Int = #line,
         using initializer: @escaping @Sendable (repeat each Parameter) async throws -> Service
     ) {
+        guard !isExistentialType(Service.self) else {
+            addExistential(type, name, lifetime, fileID, line, initializer: initializer)
+            return
+        }
         let recipe = Recipe(.asyncAutowired) { construction in
             let service = try await initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
@@ -107,6 +115,10 @@ extension ContainerBuilder {
         line: Int = #line,
         usingMainActor initializer: @escaping @MainActor @Sendable (repeat each Parameter) throws -> Service
     ) {
+        guard !isExistentialType(Service.self) else {
+            addExistential(type, name, lifetime, fileID, line, mainActorInitializer: initializer)
+            return
+        }
         let recipe = Recipe(.asyncAutowired) { construction in
             let service = try await initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)

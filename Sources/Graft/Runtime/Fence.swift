@@ -7,7 +7,8 @@
 // (`Construction`, `ConstructionOutput`), the weak instance holder (`WeakInstance`), the
 // per-thread record of the creation under way (`ThreadSlot`), one object per thread that the
 // engine keeps between resolves (`ThreadLocalObject`, which holds each thread's resolvers lent to
-// closure factories) and the hop to a fresh stack for very deep resolutions (`StackExtension`).
+// closure factories), the hop to a fresh stack for very deep resolutions (`StackExtension`) and
+// the runtime's metadata kind, which tells an existential registered type (`isExistentialType`).
 //
 // The one invariant that makes them sound:
 //
