@@ -230,6 +230,25 @@ private final class FileStore: Store, Disposable {
         #expect(log.entries == ["file"])
     }
 
+    /// Each instance is asked, not the registration: what one instance was says nothing about
+    /// the next.
+    @Test func aRegistrationWhoseInstancesChangeTypeDisposesExactlyTheDisposableOnes() throws {
+        let made = Counter()
+        var builder = ContainerBuilder()
+        builder.register((any ConnectionPool).self) { [log] _ in
+            let number = made.increment()
+            return number % 3 == 0 ? FilePool("file \(number)", log: log) : MemoryPool()
+        }
+        let container = try builder.build()
+
+        let labels = try container.withScope { scope in
+            try (1...7).map { _ in try scope.resolve((any ConnectionPool).self).label }
+        }
+
+        #expect(labels == ["memory", "memory", "file 3", "memory", "memory", "file 6", "memory"])
+        #expect(log.entries == ["file 6", "file 3"])
+    }
+
     @Test func aFailingDisposeOfAProtocolTypedServiceIsReportedAsForAnyOther() throws {
         var builder = ContainerBuilder()
         builder.register((any ConnectionPool).self, name: "a", lifetime: .scoped) { [log] _ in
