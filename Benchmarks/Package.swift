@@ -19,6 +19,8 @@ let package = Package(
         .executable(name: "graft-instructions", targets: ["GraftInstructions"]),
         // One thread against two, Graft and hand-written code in the same process.
         .executable(name: "graft-scaling", targets: ["GraftScaling"]),
+        // A registration's first creation, under a protocol and concretely, among 30,000 types.
+        .executable(name: "graft-first-creation", targets: ["GraftFirstCreation"]),
     ],
     dependencies: [
         // Named, because a path dependency's identity is otherwise its folder's name, which
@@ -64,6 +66,14 @@ let package = Package(
                 "RandomGraph",
                 .product(name: "Graft", package: "Graft"),
                 .product(name: "Swinject", package: "Swinject"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "GraftFirstCreation",
+            dependencies: [
+                "GeneratedServices",
+                .product(name: "Graft", package: "Graft"),
             ],
             swiftSettings: swiftSettings
         ),

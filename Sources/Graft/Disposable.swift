@@ -11,16 +11,15 @@
 /// }
 /// ```
 ///
-/// Whether an instance is disposed is decided by the type you register, while registering:
-/// `register(Radio.self, ...)` picks the overload for disposable services, so Graft never
-/// asks at run time what an instance conforms to (on Linux that question scans every
-/// conformance in the program, once per type). When you register a protocol that does not
-/// itself refine `Disposable`, register the concrete type and ``ContainerBuilder/alias(_:name:to:targetName:fileID:line:)``
-/// the protocol to it:
+/// What is disposed is what the instance is. For a concrete registered type that is decided
+/// while registering: `register(Radio.self, ...)` picks the overload for disposable services,
+/// so Graft never asks at run time what its instances conform to (on Linux that question
+/// scans every conformance in the program, once per type). A protocol or other existential
+/// type cannot tell, so a registration made for one asks each new instance, and disposes it
+/// when it is `Disposable` (or ``AsyncDisposable``):
 ///
 /// ```swift
-/// builder.register(Radio.self, lifetime: .singleton) { _ in Radio() }
-/// builder.alias(PitRadio.self, to: Radio.self)
+/// builder.register((any PitRadio).self, lifetime: .singleton) { _ in Radio() }  // disposed
 /// ```
 public protocol Disposable: Sendable {
     /// Releases the instance's resources.

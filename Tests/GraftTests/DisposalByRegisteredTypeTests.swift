@@ -21,8 +21,8 @@ private final class RadioChannel: Channel, Disposable {
     }
 }
 
-/// Disposal is decided from the registered type while registering, never by asking an instance
-/// at run time what it conforms to.
+/// Disposal of a concrete registered type is decided from that type while registering, never by
+/// asking an instance at run time what it conforms to.
 @Suite struct DisposalByRegisteredTypeTests {
     let log = EventLog()
 
@@ -44,7 +44,9 @@ private final class RadioChannel: Channel, Disposable {
         #expect(log.entries == ["autowired", "closure"])
     }
 
-    @Test func aProtocolThatDoesNotRefineDisposableIsNotDisposedButItsAliasedConcreteTypeIs() throws {
+    /// A protocol registration asks its instance (see `ProtocolTypedDisposalTests`); an alias
+    /// creates nothing, so the aliased concrete instance is disposed once, by its own registration.
+    @Test func aProtocolRegistrationAndAnAliasedConcreteTypeEachDisposeTheirInstanceOnce() throws {
         var builder = ContainerBuilder()
         builder.register((any Channel).self, name: "as protocol", lifetime: .scoped) { [log] _ in
             RadioChannel("as protocol", log: log)
@@ -55,11 +57,12 @@ private final class RadioChannel: Channel, Disposable {
 
         let aliased = try container.withScope { scope in
             _ = try scope.resolve((any Channel).self, name: "as protocol")
+            _ = try scope.resolve((any Channel).self)
             return try scope.resolve((any Channel).self).label
         }
 
         #expect(aliased == "concrete")
-        #expect(log.entries == ["concrete"])
+        #expect(log.entries == ["concrete", "as protocol"])
     }
 
     @Test func anAsyncDisposableRegisteredTypeIsDisposedByTheAsyncShutdown() async throws {

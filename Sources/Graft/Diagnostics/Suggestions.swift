@@ -3,6 +3,7 @@
 enum Suggestions {
     /// Lines for a message about `key`, drawn from `registered`.
     static func hints(for key: ServiceKey, among registered: [ServiceKey]) -> [String] {
+        guard !key.isResolver else { return [resolverIsNoService] }
         var hints: [String] = []
         let sameType = unique(registered.filter { $0.id == key.id }.map(\.description))
         if !sameType.isEmpty {
@@ -35,6 +36,29 @@ enum Suggestions {
         return [
             "registered: \(candidates.joined(separator: ", ")); if \(key.typeName) is a protocol \(first) conforms "
                 + "to, alias it: builder.alias((any \(key.typeName)).self\(nameArgument(key)), to: \(first).self)"
+        ]
+    }
+
+    /// What to write instead of resolving ``Resolver``, which nothing registers.
+    static let resolverIsNoService =
+        "Resolver is not a service: a closure factory receives the resolver as its first parameter "
+        + "(`{ r in ... }`); resolve through that one"
+
+    /// What to write instead of a registration that asks for ``Resolver`` as a dependency.
+    ///
+    /// - Parameters:
+    ///   - key: The registration that asks for it.
+    ///   - isClosureFactory: Whether it is a closure factory (listing it in `dependencies:`)
+    ///     rather than an autowired initializer (taking it as a parameter).
+    static func resolverHints(for key: ServiceKey, isClosureFactory: Bool) -> [String] {
+        if isClosureFactory {
+            return ["remove it from `dependencies:`: the closure receives the resolver as its first parameter"]
+        }
+        return [
+            "register \(key.typeName) with a closure factory, which receives the resolver: "
+                + "builder.register(\(key.typeName).self\(nameArgument(key))) { r in ... }",
+            "or make what it resolves the initializer's parameters (Lazy<T> or Provider<T> for what it needs "
+                + "later), so build() checks them",
         ]
     }
 

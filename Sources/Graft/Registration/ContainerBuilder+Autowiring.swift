@@ -1,8 +1,27 @@
+// Every autowiring overload (here, in ContainerBuilder+Disposal.swift and in
+// ContainerBuilder+RuntimeArguments.swift) is `@_disfavoredOverload`. A trailing closure whose
+// first parameter is the resolver (`{ r in try makeGarage(r) }`, `{ r, id in ... }`) fits both a
+// closure factory and an "initializer" taking `any Resolver`. Without the attribute Swift ranks
+// the autowiring overload first (the closure factory's defaulted `dependencies:` parameter makes
+// it the less specific candidate) or calls the two ambiguous (with runtime arguments: two
+// parameter packs, neither more specific). Overload ranking cannot fix the second case without
+// one overload per arity, and a `Resolver` parameter detected at registration would turn a
+// closure factory into an autowired registration that build() cannot see into. Disfavoring
+// decides only between calls that are both valid, so an explicit `using:` label, or a closure
+// whose first parameter is not the resolver, still autowires. The attribute is underscored, but
+// the standard library and SwiftUI use it in public API; ClosureFactoryFormTests compiles each
+// form and fails if a compiler ever ranks them differently.
+
 /// Autowiring: the dependencies come from an initializer's parameter types.
 ///
 /// Parameter packs let one method take an initializer of any arity, so `build()` knows every
 /// dependency without calling anything. `Lazy<T>`, `Provider<T>` and `T?` parameters work
 /// without registrations of their own.
+///
+/// A trailing closure whose first parameter is the resolver is always a closure factory, however
+/// its body is written: `builder.register(Garage.self) { r in try makeGarage(r) }` registers a
+/// closure factory. An initializer that takes a ``Resolver`` cannot be autowired; `build()`
+/// reports it and says to register it with a closure factory instead.
 extension ContainerBuilder {
     /// Registers an initializer, or any function, whose parameters are the service's dependencies.
     ///
@@ -18,6 +37,7 @@ extension ContainerBuilder {
     ///   - line: Where the registration is made, for messages; leave the default.
     ///   - initializer: Makes an instance from its dependencies, each resolved by its type.
     @inlinable
+    @_disfavoredOverload
     public mutating func register<Service: Sendable, each Parameter: Sendable>(
         _ type: Service.Type,
         name: String? = nil,
@@ -26,6 +46,10 @@ extension ContainerBuilder {
         line: Int = #line,
         using initializer: @escaping @Sendable (repeat each Parameter) throws -> Service
     ) {
+        guard !isExistentialType(Service.self) else {
+            addExistential(type, name, lifetime, fileID, line, initializer: initializer)
+            return
+        }
         let recipe = Recipe(.autowired) { construction in
             let service = try initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
@@ -46,6 +70,7 @@ extension ContainerBuilder {
     ///   - fileID: Where the registration is made, for messages; leave the default.
     ///   - line: Where the registration is made, for messages; leave the default.
     ///   - initializer: Makes an instance from its dependencies, awaiting what it needs.
+    @_disfavoredOverload
     public mutating func register<Service: Sendable, each Parameter: Sendable>(
         _ type: Service.Type,
         name: String? = nil,
@@ -54,6 +79,10 @@ extension ContainerBuilder {
         line: Int = #line,
         using initializer: @escaping @Sendable (repeat each Parameter) async throws -> Service
     ) {
+        guard !isExistentialType(Service.self) else {
+            addExistential(type, name, lifetime, fileID, line, initializer: initializer)
+            return
+        }
         let recipe = Recipe(.asyncAutowired) { construction in
             let service = try await initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)
@@ -78,6 +107,7 @@ extension ContainerBuilder {
     ///   - fileID: Where the registration is made, for messages; leave the default.
     ///   - line: Where the registration is made, for messages; leave the default.
     ///   - initializer: Makes an instance on the main actor from its dependencies.
+    @_disfavoredOverload
     public mutating func register<Service: Sendable, each Parameter: Sendable>(
         _ type: Service.Type,
         name: String? = nil,
@@ -86,6 +116,10 @@ extension ContainerBuilder {
         line: Int = #line,
         usingMainActor initializer: @escaping @MainActor @Sendable (repeat each Parameter) throws -> Service
     ) {
+        guard !isExistentialType(Service.self) else {
+            addExistential(type, name, lifetime, fileID, line, mainActorInitializer: initializer)
+            return
+        }
         let recipe = Recipe(.asyncAutowired) { construction in
             let service = try await initializer(repeat construction.next((each Parameter).self))
             try construction.deliver(service)

@@ -1,5 +1,7 @@
 // Each overload's body is the same text as the unconstrained one it mirrors: compiled where
 // `Service` is known to be disposable, `deliver` records how to dispose the instance.
+// The autowiring overloads are `@_disfavoredOverload`, as the unconstrained ones: see the note at
+// the top of ContainerBuilder+Autowiring.swift.
 // swift-format-ignore-file: AmbiguousTrailingClosureOverload
 
 /// Registrations of services whose registered type is ``Disposable`` or ``AsyncDisposable``.
@@ -68,6 +70,7 @@ extension ContainerBuilder {
     ///   - fileID: Where the registration is made, for messages; leave the default.
     ///   - line: Where the registration is made, for messages; leave the default.
     ///   - initializer: Makes an instance from its dependencies.
+    @_disfavoredOverload
     public mutating func register<Service: Disposable, each Parameter: Sendable>(
         _ type: Service.Type,
         name: String? = nil,
@@ -92,6 +95,7 @@ extension ContainerBuilder {
     ///   - fileID: Where the registration is made, for messages; leave the default.
     ///   - line: Where the registration is made, for messages; leave the default.
     ///   - initializer: Makes an instance from its dependencies.
+    @_disfavoredOverload
     public mutating func register<Service: Disposable, each Parameter: Sendable>(
         _ type: Service.Type,
         name: String? = nil,
@@ -116,6 +120,7 @@ extension ContainerBuilder {
     ///   - fileID: Where the registration is made, for messages; leave the default.
     ///   - line: Where the registration is made, for messages; leave the default.
     ///   - initializer: Makes an instance from its dependencies.
+    @_disfavoredOverload
     public mutating func register<Service: Disposable, each Parameter: Sendable>(
         _ type: Service.Type,
         name: String? = nil,
@@ -190,6 +195,7 @@ extension ContainerBuilder {
     ///   - fileID: Where the registration is made, for messages; leave the default.
     ///   - line: Where the registration is made, for messages; leave the default.
     ///   - initializer: Makes an instance from its dependencies.
+    @_disfavoredOverload
     public mutating func register<Service: AsyncDisposable, each Parameter: Sendable>(
         _ type: Service.Type,
         name: String? = nil,
@@ -214,6 +220,7 @@ extension ContainerBuilder {
     ///   - fileID: Where the registration is made, for messages; leave the default.
     ///   - line: Where the registration is made, for messages; leave the default.
     ///   - initializer: Makes an instance from its dependencies.
+    @_disfavoredOverload
     public mutating func register<Service: AsyncDisposable, each Parameter: Sendable>(
         _ type: Service.Type,
         name: String? = nil,
@@ -238,6 +245,7 @@ extension ContainerBuilder {
     ///   - fileID: Where the registration is made, for messages; leave the default.
     ///   - line: Where the registration is made, for messages; leave the default.
     ///   - initializer: Makes an instance from its dependencies.
+    @_disfavoredOverload
     public mutating func register<Service: AsyncDisposable, each Parameter: Sendable>(
         _ type: Service.Type,
         name: String? = nil,

@@ -1,3 +1,6 @@
+// The autowiring overloads here are `@_disfavoredOverload`, so that `{ r, id in try makeReceipt(r, id) }`
+// is a closure factory: see the note at the top of ContainerBuilder+Autowiring.swift.
+
 /// Runtime arguments (assisted injection): values a caller passes when resolving, next to the
 /// dependencies the graph supplies.
 ///
@@ -31,6 +34,7 @@ extension ContainerBuilder {
     ///   - fileID: Where the registration is made, for messages; leave the default.
     ///   - line: Where the registration is made, for messages; leave the default.
     ///   - initializer: Makes an instance from the arguments and its dependencies.
+    @_disfavoredOverload
     public mutating func register<Service: Sendable, First: Sendable, each More: Sendable, each Parameter: Sendable>(
         _ type: Service.Type,
         name: String? = nil,
@@ -60,6 +64,7 @@ extension ContainerBuilder {
     ///   - fileID: Where the registration is made, for messages; leave the default.
     ///   - line: Where the registration is made, for messages; leave the default.
     ///   - initializer: Makes an instance from the arguments and its dependencies, awaiting.
+    @_disfavoredOverload
     public mutating func register<Service: Sendable, First: Sendable, each More: Sendable, each Parameter: Sendable>(
         _ type: Service.Type,
         name: String? = nil,

@@ -93,10 +93,10 @@ public struct ContainerBuilder: Sendable {
     /// }
     /// ```
     ///
-    /// A service whose registered type is ``Disposable`` or ``AsyncDisposable`` is disposed by its
-    /// owner; that is known from the type you register, so register the concrete type (and
-    /// ``alias(_:name:to:targetName:fileID:line:)`` a protocol to it) when only the concrete
-    /// type conforms.
+    /// An instance that is ``Disposable`` or ``AsyncDisposable`` is disposed by its owner. A
+    /// concrete registered type decides that while registering; a protocol (`any ConnectionPool`)
+    /// cannot tell, so each new instance of it is asked (the conformance lookup behind it is
+    /// cached per implementation type).
     ///
     /// - Parameters:
     ///   - type: The type the registration answers for; often a protocol.
@@ -116,6 +116,10 @@ public struct ContainerBuilder: Sendable {
         line: Int = #line,
         factory: @escaping @Sendable (any Resolver) throws -> Service
     ) {
+        guard !isExistentialType(Service.self) else {
+            addExistential(type, name, lifetime, dependencies, fileID, line, factory: factory)
+            return
+        }
         let recipe = Recipe(.closure) { construction in
             let service = try factory(construction.resolver())
             try construction.deliver(service)
@@ -146,6 +150,10 @@ public struct ContainerBuilder: Sendable {
         line: Int = #line,
         factory: @escaping @Sendable (any Resolver) async throws -> Service
     ) {
+        guard !isExistentialType(Service.self) else {
+            addExistential(type, name, lifetime, fileID, line, factory: factory)
+            return
+        }
         let recipe = Recipe(.asyncClosure) { construction in
             let service = try await factory(construction.resolver())
             try construction.deliver(service)

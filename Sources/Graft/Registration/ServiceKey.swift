@@ -46,6 +46,10 @@ struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
         return result
     }
 
+    /// Whether the key is ``Resolver`` itself, which is no service: a closure factory receives
+    /// one as its first parameter, and nothing registers it.
+    var isResolver: Bool { id == ObjectIdentifier((any Resolver).self) }
+
     /// `Engine` or `Engine["v12"]`, as paths and messages show a service.
     @usableFromInline var description: String {
         guard let name else { return typeName }

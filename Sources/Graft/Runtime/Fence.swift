@@ -7,8 +7,9 @@
 // (`Construction`, `ConstructionOutput`), the weak instance holder (`WeakInstance`), the
 // per-thread record of the creation under way (`ThreadSlot`), one object per thread that the
 // engine keeps between resolves (`ThreadLocalObject`), each thread's shelf of resolvers lent to
-// closure factories (`LendingShelf`, which holds them by manual retains) and the hop to a fresh
-// stack for very deep resolutions (`StackExtension`).
+// closure factories (`LendingShelf`, which holds them by manual retains), the hop to a fresh
+// stack for very deep resolutions (`StackExtension`) and the runtime's metadata kind, which
+// tells an existential registered type (`isExistentialType`).
 //
 // The one invariant that makes them sound:
 //

@@ -89,7 +89,8 @@ struct DependencyGraph: Sendable {
                     entryEdges.append(Edge(target: target, isImmediate: dependency.isImmediate))
                 } else {
                     entryLinks.append(-1)
-                    if dependency.kind != .optional {
+                    // An optional `Resolver` would silently be `nil`: it is reported like a missing one.
+                    if dependency.kind != .optional || dependency.key.isResolver {
                         missing.append((index, dependency.key))
                     }
                 }

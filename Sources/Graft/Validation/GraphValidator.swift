@@ -37,6 +37,9 @@ struct GraphValidator {
         let unmet = unmetKeys
         return graph.missing.filter { !unmet.contains($0.dependency) }.map { dependent, dependency in
             let dependentKey = graph.key(dependent)
+            if dependency.isResolver {
+                return resolverDependency(of: dependent)
+            }
             return GraftError(
                 .missingDependency,
                 "no registration for \(dependency.subject), which \(dependentKey) needs",
@@ -46,6 +49,24 @@ struct GraphValidator {
                     + ["\(dependentKey) was registered at \(graph.source(dependent))"]
             )
         }
+    }
+
+    /// A registration that asks for ``Resolver`` as a service: an autowired initializer that
+    /// takes one, or a closure factory that lists it among its `dependencies:`. Registering
+    /// `Resolver` is never the fix, so the problem says what is.
+    private func resolverDependency(of dependent: Int) -> GraftError {
+        let key = graph.key(dependent)
+        let takesResolver = graph.registrations[dependent].kind.takesResolver
+        return GraftError(
+            .missingDependency,
+            takesResolver
+                ? "\(key.subject) lists Resolver among its dependencies, but Resolver is not a service"
+                : "the initializer of \(key.subject) takes a Resolver, which autowiring does not supply",
+            service: key.description,
+            path: [key.description, ServiceKey((any Resolver).self).description],
+            hints: Suggestions.resolverHints(for: key, isClosureFactory: takesResolver)
+                + ["\(key) was registered at \(graph.source(dependent))"]
+        )
     }
 
     private func unmetRequirements() -> [GraftError] {
@@ -60,13 +81,18 @@ struct GraphValidator {
                 "\(requirement.module) requires \(requirement.key.subject), which nothing registers",
                 service: requirement.key.description,
                 path: [requirement.module, requirement.key.description],
-                hints: [
-                    "the app provides it: register \(requirement.key.typeName) before build(), "
-                        + "or install a module that does"
-                ]
-                    + Suggestions.hints(for: requirement.key, among: graph.keys).dropLast() + dependents
+                hints: provideHints(for: requirement.key) + dependents
             )
         }
+    }
+
+    /// How the app provides what a module requires; never by registering ``Resolver``.
+    private func provideHints(for key: ServiceKey) -> [String] {
+        guard !key.isResolver else {
+            return ["Resolver is not a service: remove the requirement; closure factories receive the resolver"]
+        }
+        return ["the app provides it: register \(key.typeName) before build(), or install a module that does"]
+            + Suggestions.hints(for: key, among: graph.keys).dropLast()
     }
 
     /// One problem per cycle of immediate dependencies, found by an iterative depth-first walk.
