@@ -43,6 +43,7 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
             case missingScopeValue = "missing scope value"
             case runtimeArguments = "runtime arguments"
             case lifetimeReplaced = "lifetime replaced"
+            case completionFailed = "completion failed"
         }
 
         private let wrapped: Wrapped
@@ -98,6 +99,9 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
         /// A registration replaced an earlier one with another lifetime, and the builder's
         /// `rejectsLifetimeChangingReplacements` is set.
         public static let lifetimeReplaced = Code(.lifetimeReplaced)
+        /// A scope's completion step failed: a service's `complete()` (or its `onComplete`
+        /// closure) threw, so the work the request did was not committed.
+        public static let completionFailed = Code(.completionFailed)
 
         /// A short, human-readable name for the code.
         public var description: String { wrapped.rawValue }
