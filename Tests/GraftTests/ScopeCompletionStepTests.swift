@@ -30,7 +30,7 @@ private struct Journal: Sendable {
 }
 
 /// A scope's completion step: commit before answering, dispose after.
-@Suite struct CompletionStepTests {
+@Suite struct ScopeCompletionStepTests {
     let log = EventLog()
 
     private func container(failing: String? = nil) throws -> Container {
@@ -106,7 +106,7 @@ private struct Journal: Sendable {
             error?.description == """
                 Graft: Journal has a completion step and can only be made in a scope
                   resolve it from a scope (a request's scope, or container.makeScope()), then run the step with try await scope.complete()
-                  the completion step was added at GraftTests/CompletionStepTests.swift:47
+                  the completion step was added at GraftTests/ScopeCompletionStepTests.swift:47
                 """
         )
     }
