@@ -22,6 +22,18 @@ import Vapor
             journal.append("INSERT")
             return Response(status: .created, body: .init(string: "order 7"))
         }
+        app.get("export") { req async throws -> Response in
+            let transaction = try await req.resolve(OrderTransaction.self)
+            return Response(
+                body: .init(asyncStream: { writer in
+                    for row in 1...3 {
+                        transaction.journal.append("row \(row)")
+                        try await writer.write(.buffer(ByteBuffer(string: "row \(row)\n")))
+                    }
+                    try await writer.write(.end)
+                })
+            )
+        }
         return app
     }
 
@@ -57,5 +69,27 @@ import Vapor
             ]
         )
         #expect(logs.errors.first?.metadata["request-id"] != nil)
+    }
+
+    @Test(arguments: [false, true])
+    func aStreamedBodyIsCompletedBeforeItStartsSoAFailureIsStillA500(commitFails: Bool) async throws {
+        let journal = Journal()
+        let logs = InMemoryLogHandler.Store()
+        let app = try await app(journal, commitFails: commitFails, logs: logs)
+        let response = try await LiveServer.run(app) { server in
+            let response = try await server.get("export")
+            if !commitFails { await journal.waitFor(5) }  // the stream lets go of the request after its end
+            return response
+        }
+        #expect(response.status == (commitFails ? .internalServerError : .ok))
+        #expect(
+            response.body
+                == (commitFails ? #"{"error":true,"reason":"Internal Server Error"}"# : "row 1\nrow 2\nrow 3\n")
+        )
+        #expect(
+            journal.all
+                == (commitFails ? ["COMMIT failed", "ROLLBACK"] : ["COMMIT", "row 1", "row 2", "row 3", "release"])
+        )
+        #expect(logs.errors.count == (commitFails ? 1 : 0))
     }
 }

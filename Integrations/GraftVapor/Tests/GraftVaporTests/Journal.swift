@@ -18,6 +18,11 @@ final class Journal: @unchecked Sendable {
         defer { lock.unlock() }
         return entries
     }
+
+    /// Returns once `count` entries were written; the suite's time limit bounds the wait.
+    func waitFor(_ count: Int) async {
+        while all.count < count, !Task.isCancelled { await Task.yield() }
+    }
 }
 
 struct UniqueViolation: Error, CustomStringConvertible {
