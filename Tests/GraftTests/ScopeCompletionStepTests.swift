@@ -75,7 +75,7 @@ private struct Journal: Sendable {
         #expect(
             error?.description == """
                 Graft: complete() of Ledger["stock"] threw: duplicate key value violates unique constraint "orders_pkey"
-                  the 1 older completion step(s) did not run; every dispose() still runs when the scope closes
+                  1 older completion step did not run; every dispose() still runs when the scope closes
                 """
         )
         try await scope.close()

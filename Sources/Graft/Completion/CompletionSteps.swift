@@ -57,20 +57,25 @@ final class CompletionSteps: Sendable {
             do {
                 try await step.run()
             } catch {
-                let left = index
                 throw GraftError(
                     .completionFailed,
                     "complete() of \(step.service) threw: \(error)",
                     service: step.service,
-                    hints: [
-                        left == 0
-                            ? "the scope's work was not completed; its dispose() still runs when the scope closes"
-                            : "the \(left) older completion step(s) did not run; every dispose() still runs when "
-                                + "the scope closes"
-                    ],
+                    hints: [Self.notRun(index)],
                     underlyingError: error
                 )
             }
         }
+    }
+
+    /// What was left undone when a step failed with `older` steps still to run.
+    private static func notRun(_ older: Int) -> String {
+        let steps =
+            switch older {
+            case 0: "the scope's work was not completed; its dispose() still runs"
+            case 1: "1 older completion step did not run; every dispose() still runs"
+            default: "\(older) older completion steps did not run; every dispose() still runs"
+            }
+        return steps + " when the scope closes"
     }
 }
