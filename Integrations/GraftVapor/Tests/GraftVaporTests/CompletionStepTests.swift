@@ -82,10 +82,11 @@ import Vapor
             return response
         }
         #expect(response.status == (commitFails ? .internalServerError : .ok))
-        #expect(
-            response.body
-                == (commitFails ? #"{"error":true,"reason":"Internal Server Error"}"# : "row 1\nrow 2\nrow 3\n")
-        )
+        if commitFails {
+            #expect(!response.body.contains("row") && !response.body.contains("orders_pkey"))
+        } else {
+            #expect(response.body == "row 1\nrow 2\nrow 3\n")
+        }
         #expect(
             journal.all
                 == (commitFails ? ["COMMIT failed", "ROLLBACK"] : ["COMMIT", "row 1", "row 2", "row 3", "release"])
