@@ -43,6 +43,7 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
             case missingScopeValue = "missing scope value"
             case runtimeArguments = "runtime arguments"
             case lifetimeReplaced = "lifetime replaced"
+            case completionFailed = "completion failed"
         }
 
         private let wrapped: Wrapped
@@ -98,6 +99,9 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
         /// A registration replaced an earlier one with another lifetime, and the builder's
         /// `rejectsLifetimeChangingReplacements` is set.
         public static let lifetimeReplaced = Code(.lifetimeReplaced)
+        /// A scope's completion step failed: a service's `complete()` (or its `onComplete`
+        /// closure) threw, so the work the request did was not committed.
+        public static let completionFailed = Code(.completionFailed)
 
         /// A short, human-readable name for the code.
         public var description: String { wrapped.rawValue }
@@ -160,6 +164,9 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
         for hint in hints {
             lines.append("\(indent)\(hint)")
         }
+        if code == .notRegistered, path.count > 1 {
+            lines.append("\(indent)\(Self.undeclaredDependencyHint(path))")
+        }
         // A summary that already ends with the underlying error ("factory of Engine threw: …")
         // does not repeat it.
         if let underlyingError, !(underlyingError is GraftError) {
@@ -193,6 +200,23 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
 }
 
 extension GraftError {
+    /// What to write so that `build()` sees a dependency a factory resolved without declaring it.
+    ///
+    /// A missing dependency that a registration declares fails `build()` (as a
+    /// ``Code/missingDependency``), so a ``Code/notRegistered`` with a path was resolved inside a
+    /// closure (a factory, a hook, a decorator) that did not declare it.
+    private static func undeclaredDependencyHint(_ path: [String]) -> String {
+        let (dependent, dependency) = (path[path.count - 2], path[path.count - 1])
+        // `Engine` or `Engine["v12"]`, as ServiceKey describes a service.
+        let parts = dependency.split(separator: "[\"", maxSplits: 1)
+        let type = parts[0]  // a protocol is shown without `any`, and `Clock.self` is `(any Clock).self`
+        let requirement =
+            parts.count == 2
+            ? "Requirement(\(type).self, name: \"\(parts[1].dropLast(2))\")" : "Requirement(\(type).self)"
+        return "build() could not see this: \(dependent) resolves \(dependency) without declaring it; "
+            + "add dependencies: [\(requirement)] to \(dependent)'s registration so build() checks it next time"
+    }
+
     /// Returns a copy whose path starts with `service`, as an error unwinds through a resolve.
     func prefixingPath(with service: String) -> GraftError {
         var copy = self

@@ -30,6 +30,40 @@ enum ScopesOnTheServerArticle {
 
         func record(_ event: String) { store.append("\(requestID.value): \(event)") }
     }
+
+    struct ConstraintViolation: Error {}
+
+    /// The database, as far as a unit of work sees it: commits refuse an order seen before.
+    actor OrderStore {
+        private(set) var orders: [String] = []
+        private(set) var rollBacks = 0
+
+        func commit(_ new: [String]) throws {
+            guard new.allSatisfy({ !orders.contains($0) }) else { throw ConstraintViolation() }
+            orders += new
+        }
+
+        func rollBack() { rollBacks += 1 }
+    }
+
+    final class UnitOfWork: Completable, AsyncDisposable {
+        let store: OrderStore
+        private let pending = Mutex<[String]>([])
+        private let committed = Atomic(false)
+
+        init(store: OrderStore) { self.store = store }
+
+        func insert(_ order: String) { pending.withLock { $0.append(order) } }
+
+        func complete() async throws {
+            try await store.commit(pending.withLock { $0 })  // may throw: a constraint, a lost connection
+            committed.store(true, ordering: .releasing)
+        }
+
+        func dispose() async {
+            if !committed.load(ordering: .acquiring) { await store.rollBack() }
+        }
+    }
 }
 
 extension ScopesOnTheServerArticle {
@@ -66,6 +100,31 @@ extension ScopesOnTheServerArticle {
                     """
             )
             try await scope.close()
+        }
+
+        @Test func aUnitOfWorkCommitsInTheCompletionStepAndRollsBackWhenItFails() async throws {
+            var builder = ContainerBuilder()
+            builder.register(OrderStore.self, lifetime: .singleton) { _ in OrderStore() }
+            builder.register(UnitOfWork.self, lifetime: .scoped, using: UnitOfWork.init(store:))
+            builder.onComplete(UnitOfWork.self)
+            let container = try await builder.build()
+            let store = try await container.resolve(OrderStore.self)
+
+            let scope = container.makeScope()
+            try await scope.resolve(UnitOfWork.self).insert("order 7")
+            try await scope.complete()  // COMMIT: a failure is thrown here, before anyone is told "201"
+            try await scope.close()  // dispose: roll back what was not committed, release the connection
+            #expect(await store.orders == ["order 7"])
+            #expect(await store.rollBacks == 0)
+
+            let again = container.makeScope()
+            try await again.resolve(UnitOfWork.self).insert("order 7")
+            let error = await #expect(throws: GraftError.self) { try await again.complete() }
+            #expect(error?.code == .completionFailed)
+            #expect(error?.service == "UnitOfWork")
+            try await again.close()
+            #expect(await store.orders == ["order 7"])
+            #expect(await store.rollBacks == 1)
         }
 
         @Test func aSingletonThatHoldsAScopeValueIsCaptive() {

@@ -42,6 +42,7 @@ private final class Relay: Sendable {
                   resolving: RaceCar → Engine["v10"]
                   registered for Engine: Engine, Engine["v12"]
                   register it: builder.register(Engine.self, name: "v10") { _ in ... }
+                  build() could not see this: RaceCar resolves Engine["v10"] without declaring it; add dependencies: [Requirement(Engine.self, name: "v10")] to RaceCar's registration so build() checks it next time
                 """
         )
     }

@@ -12,8 +12,16 @@ actor ConnectionPool: AsyncDisposable {
     static func open(settings: Settings) async throws -> ConnectionPool {
         // One connection: SQLite serialises writers anyway, and one writer never sees SQLITE_BUSY.
         let connection = try await SQLiteConnection.open(storage: .file(path: settings.databasePath))
+        // A todo's list is checked when its transaction commits (a deferred constraint), so a todo
+        // for a list that does not exist is inserted, and then its COMMIT fails.
+        _ = try await connection.query("PRAGMA foreign_keys = ON")
+        _ = try await connection.query("CREATE TABLE IF NOT EXISTS lists (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+        _ = try await connection.query("INSERT OR IGNORE INTO lists (id, name) VALUES (1, 'inbox')")
         _ = try await connection.query(
-            "CREATE TABLE IF NOT EXISTS todos (id INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT NOT NULL)"
+            """
+            CREATE TABLE IF NOT EXISTS todos (id INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT NOT NULL,
+                list INTEGER NOT NULL DEFAULT 1 REFERENCES lists (id) DEFERRABLE INITIALLY DEFERRED)
+            """
         )
         return ConnectionPool([connection])
     }

@@ -3,6 +3,8 @@ import Hummingbird
 
 struct NewTodo: Decodable {
     var title: String
+    /// The list it goes on: 1, the inbox, unless given.
+    var list: Int?
 }
 
 /// The routes that run in a request scope. `/ping` resolves one scoped value; `/bare/ping`,
@@ -13,7 +15,9 @@ func addRoutes(to router: RouterGroup<BasicGraftRequestContext>) {
     }
     router.post("todos") { request, context -> Todo in
         let new = try await request.decode(as: NewTodo.self, context: context)
-        let todo = try await context.resolve(TodoRepository.self).add(title: new.title)
+        // Answered only once the request's unit of work has committed: a todo for a list that
+        // does not exist fails the COMMIT, and the client gets a 500.
+        let todo = try await context.resolve(TodoRepository.self).add(title: new.title, list: new.list ?? 1)
         // Validated after the insert, to show the rollback: the row is not kept.
         guard !new.title.isEmpty else { throw HTTPError(.badRequest, message: "A todo needs a title.") }
         return todo

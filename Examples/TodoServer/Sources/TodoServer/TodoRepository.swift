@@ -16,10 +16,11 @@ struct TodoRepository: Sendable {
         }
     }
 
-    func add(title: String) async throws -> Todo {
+    /// Inserts a todo into `list`; a list that does not exist fails the request's COMMIT.
+    func add(title: String, list: Int = 1) async throws -> Todo {
         let rows = try await unitOfWork.connection.query(
-            "INSERT INTO todos (title) VALUES (?) RETURNING id",
-            [.text(title)]
+            "INSERT INTO todos (title, list) VALUES (?, ?) RETURNING id",
+            [.text(title), .integer(list)]
         )
         return Todo(id: rows.first?.column("id")?.integer ?? 0, title: title)
     }

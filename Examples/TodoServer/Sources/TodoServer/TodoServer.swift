@@ -18,10 +18,8 @@ struct TodoServer {
         builder.register(ConnectionPool.self, lifetime: .eagerSingleton) { r in
             try await ConnectionPool.open(settings: r.resolve(Settings.self))
         }
-        builder.register(RequestOutcome.self, lifetime: .scoped) { _ in RequestOutcome() }
-        builder.register(UnitOfWork.self, lifetime: .scoped) { r in  // commits, or rolls back on error,
-            try await UnitOfWork.begin(pool: r.resolve(), outcome: r.resolve())  // when its scope closes
-        }
+        builder.register(UnitOfWork.self, lifetime: .scoped) { r in try await UnitOfWork.begin(pool: r.resolve()) }
+        builder.onComplete(UnitOfWork.self)  // commits before the response; rolls back on error when disposed
         builder.register(TodoRepository.self, using: TodoRepository.init(unitOfWork:))
         builder.register(ScopeTally.self, lifetime: .singleton) { _ in ScopeTally() }
         builder.register(RequestStart.self, lifetime: .scoped, using: RequestStart.init(tally:))

@@ -53,6 +53,34 @@ extension GraftRequestContext {
         return try await scope.resolve(type, name: name)
     }
 
+    /// Resolves a service that takes runtime arguments from the request's scope.
+    ///
+    /// ```swift
+    /// builder.register(Receipt.self, arguments: OrderID.self, using: Receipt.init(order:mailer:))
+    /// let receipt = try await context.resolve(Receipt.self, arguments: OrderID(7))
+    /// ```
+    ///
+    /// The request's scope is a Graft `Scope`, so runtime arguments also work through
+    /// `context.scope` handed to code that only knows it as `any Resolver`.
+    ///
+    /// - Parameters:
+    ///   - type: The registered service type.
+    ///   - name: The registration's name, or `nil` for the unnamed one.
+    ///   - first: The first runtime argument.
+    ///   - more: The other runtime arguments, in the order the registration declares them.
+    /// - Returns: A new instance made with the arguments.
+    /// - Throws: A `GraftError`: what the scope throws, or one with code `closed` when no
+    ///   ``RequestScopeMiddleware`` opened a scope for this request.
+    public func resolve<Service: Sendable, First: Sendable, each More: Sendable>(
+        _ type: Service.Type = Service.self,
+        name: String? = nil,
+        arguments first: First,
+        _ more: repeat each More
+    ) async throws(GraftError) -> Service {
+        guard let scope else { throw Self.noScopeError(Service.self) }
+        return try await scope.resolve(type, name: name, arguments: first, repeat each more)
+    }
+
     static func noScopeError<Service>(_ type: Service.Type) -> GraftError {
         GraftError(
             .closed,

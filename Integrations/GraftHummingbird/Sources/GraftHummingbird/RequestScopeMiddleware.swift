@@ -1,16 +1,30 @@
 public import Graft
 public import Hummingbird
-import Synchronization
+import Logging
 
-/// A middleware that opens a Graft `Scope` for each request and closes it exactly once, when
-/// the response has been fully written.
+/// A middleware that opens a Graft `Scope` for each request, runs its completion step before the
+/// response is sent, and closes it exactly once, when the response has been fully written.
 ///
-/// The scope closes after the response body has been written, so a streaming body still sees
-/// its scoped services; it closes as well when the handler throws, when writing the body fails
-/// (the client went away), and when the response is dropped without being written. Async
-/// disposals are awaited. While the container shuts down, a request that arrives gets no scope
-/// and is answered `503 Service Unavailable`. When the request fails, a registered
-/// ``RequestOutcome`` is marked failed before the scope closes.
+/// - **Completion.** After the handler returns, the scope's completion step runs (see Graft's
+///   `Completable`): a unit of work commits there. For a body whose length is known (a string, a
+///   JSON value, any buffer), it runs before the response is returned, so a failure turns the
+///   response into `500 Internal Server Error`. For a streamed body (length unknown), it runs after
+///   the body's last byte and before its end, so a failure cuts the response off before its end
+///   and the client sees it fail.
+/// - **Errors.** Every error that escapes the request, other than an HTTP error the handler chose
+///   (`HTTPError` or another `HTTPResponseError`), is logged at `error` level with the request's
+///   logger (which carries its `hb.request.id`), with the whole message: a `GraftError`'s path and
+///   hints. The client gets a `500` that does not show it.
+/// - **Closing.** The scope closes after the response body has been written, so a streaming body
+///   still sees its scoped services; it closes as well when the handler throws, when writing the
+///   body fails (the client went away), and when the response is dropped without being written.
+///   Async disposals are awaited. A registered `RequestOutcome` is marked failed first when the
+///   request failed.
+/// - **Draining.** While the container shuts down, a request that arrives gets no scope and is
+///   answered `503 Service Unavailable`.
+///
+/// GraftVapor's `GraftScopeMiddleware` behaves the same way: both are built on Graft's
+/// `RequestScopes`.
 ///
 /// Add it in front of the routes that resolve; the router's context must conform to
 /// ``GraftRequestContext``.
@@ -23,9 +37,7 @@ import Synchronization
 /// }
 /// ```
 public struct RequestScopeMiddleware<Context: GraftRequestContext>: RouterMiddleware {
-    let container: Container
-    /// Whether the container declared the request values (`registerRequestValues()`), asked once.
-    let givesRequestValues: Bool
+    let scopes: RequestScopes
 
     /// A middleware that opens each request's scope from `container`.
     ///
@@ -36,14 +48,14 @@ public struct RequestScopeMiddleware<Context: GraftRequestContext>: RouterMiddle
     ///
     /// - Parameter container: The container whose scopes the requests get.
     public init(_ container: Container) {
-        self.container = container
-        self.givesRequestValues = container.declaresScopeValue(HummingbirdRequestID.self)
+        self.scopes = RequestScopes(container, values: HummingbirdRequestID.self)
     }
 
-    /// Opens the request's scope, runs the rest of the chain, and arranges the scope's closing.
+    /// Opens the request's scope, runs the rest of the chain, completes the scope and arranges
+    /// its closing.
     ///
     /// Hummingbird calls it for each request. When the rest of the chain throws, the scope is
-    /// closed (and a registered ``RequestOutcome`` marked failed) before the error is rethrown;
+    /// closed (and a registered `RequestOutcome` marked failed) before the error leaves;
     /// otherwise the returned response's body closes the scope once it has been written.
     ///
     /// - Parameters:
@@ -51,40 +63,47 @@ public struct RequestScopeMiddleware<Context: GraftRequestContext>: RouterMiddle
     ///   - context: The request's context; the scope is stored in it for the handlers.
     ///   - next: The rest of the middleware chain and the handler.
     /// - Returns: The response, whose body closes the scope once it has been written.
-    /// - Throws: What the handler throws (after the scope is closed), or an `HTTPError` with
-    ///   status 503 while the container shuts down.
+    /// - Throws: An HTTP error the handler threw, unchanged; an `HTTPError` with status 503 while
+    ///   the container shuts down; an `HTTPError` with status 500, without a message, for any
+    ///   other error (which is logged) and when the completion step fails.
     public func handle(
         _ request: Request,
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let scope: Scope
-        if givesRequestValues {
-            do {
-                scope = try container.makeScope(providing: HummingbirdRequestID(context.id), context.logger, request)
-            } catch {
-                throw HTTPError(.serviceUnavailable, message: "The server is shutting down.")
+        let logger = context.logger
+        let lease: RequestScopeLease
+        do {
+            lease = try scopes.open(providing: HummingbirdRequestID(context.id), logger, request) {
+                logger.error("\($0)")
             }
-        } else {
-            scope = container.makeScope()
-        }
-        if scope.isClosed {
+        } catch  where error.code == .closed {
             throw HTTPError(.serviceUnavailable, message: "The server is shutting down.")
+        } catch {
+            throw Self.answer(error, logger)
         }
-        let lease = ScopeLease(scope, reporter: context.logger)
         var context = context
-        context.scope = scope
+        context.scope = lease.scope
         var response: Response
         do {
             response = try await next(request, context)
+            if response.body.contentLength != nil {
+                // The body is in memory: complete now, while the status can still change.
+                try await lease.complete()
+            }
         } catch {
             await lease.fail()
-            throw error
+            throw Self.answer(error, logger)
         }
         let body = response.body
+        let completesAtEnd = body.contentLength == nil
         response.body = ResponseBody(contentLength: body.contentLength) { writer in
             do {
-                try await body.write(writer)
+                if completesAtEnd {
+                    try await body.write(CompletingWriter(writer, lease: lease, logger: logger))
+                } else {
+                    try await body.write(writer)
+                }
             } catch {
                 await lease.fail()
                 throw error
@@ -92,5 +111,13 @@ public struct RequestScopeMiddleware<Context: GraftRequestContext>: RouterMiddle
             await lease.close()
         }
         return response
+    }
+
+    /// What the client is answered for `error`: an HTTP error the handler chose, unchanged;
+    /// for anything else a `500` without a message, after logging the whole error.
+    static func answer(_ error: any Error, _ logger: Logger) -> any Error {
+        if error is any HTTPResponseError { return error }
+        logger.error("\(error)")
+        return HTTPError(.internalServerError)
     }
 }

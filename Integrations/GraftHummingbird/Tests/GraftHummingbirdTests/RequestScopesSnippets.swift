@@ -15,19 +15,26 @@ import Testing
 private actor TodoStore {
     private(set) var titles: [String] = []
 
-    func save(_ new: [String]) { titles += new }
+    /// Saves every title of `new`, or none: a title saved before is refused.
+    func save(_ new: [String]) throws {
+        if let taken = new.first(where: { titles.contains($0) }) { throw DuplicateTitle(title: taken) }
+        titles += new
+    }
 }
 
-/// One per request: what the request adds is saved when its scope closes, unless it failed.
-private final class TodoRepository: AsyncDisposable {
+private struct DuplicateTitle: Error, CustomStringConvertible {
+    let title: String
+    var description: String { "a todo titled \(title) already exists" }
+}
+
+/// One per request: what the request adds is saved in its completion step, before the response.
+private final class TodoRepository: Completable {
     let store: TodoStore
-    let outcome: RequestOutcome
     let logger: Logger
     private let added = Mutex<[String]>([])
 
-    init(store: TodoStore, outcome: RequestOutcome, logger: Logger) {
+    init(store: TodoStore, logger: Logger) {
         self.store = store
-        self.outcome = outcome
         self.logger = logger
     }
 
@@ -38,13 +45,9 @@ private final class TodoRepository: AsyncDisposable {
 
     func all() async -> [String] { await store.titles }
 
-    func dispose() async {
-        let added = added.withLock { $0 }
-        guard !outcome.failed else {
-            logger.info("request failed: \(added.count) todos not saved")
-            return
-        }
-        await store.save(added)
+    /// The request's completion step: after the handler returned, before the response is sent.
+    func complete() async throws {
+        try await store.save(added.withLock { $0 })
     }
 }
 
@@ -52,8 +55,8 @@ private func makeContainer() async throws -> Container {
     var builder = ContainerBuilder()
     builder.registerRequestValues()
     builder.register(TodoStore.self, lifetime: .singleton) { _ in TodoStore() }
-    builder.register(RequestOutcome.self, lifetime: .scoped) { _ in RequestOutcome() }
-    builder.register(TodoRepository.self, lifetime: .scoped, using: TodoRepository.init(store:outcome:logger:))
+    builder.register(TodoRepository.self, lifetime: .scoped, using: TodoRepository.init(store:logger:))
+    builder.onComplete(TodoRepository.self)
     let container = try await builder.build()
     return container
 }
@@ -85,28 +88,56 @@ private func runServer() async throws {
     try await container.shutdown()
 }
 
-/// Waits until `store` holds `count` titles: a scope closes just after its response is written.
-private func waitForTitles(_ count: Int, in store: TodoStore) async {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while await store.titles.count < count, ContinuousClock.now < deadline {
-        await Task.yield()
-    }
-}
-
 @Suite(.timeLimit(.minutes(1))) struct RequestScopesSnippets {
-    @Test func aRequestsTodosAreSavedWhenItsScopeCloses() async throws {
+    @Test func aRequestsTodosAreSavedBeforeItIsAnswered() async throws {
         let container = try await makeContainer()
         let store = try await container.resolve(TodoStore.self)
         let app = buildApplication(container: container, port: 0)
         try await app.test(.live) { client in
             try await client.execute(uri: "/todos", method: .post, body: ByteBuffer(string: "milk\nbread")) {
                 #expect($0.status == .created)
+                #expect(await store.titles == ["milk", "bread"])  // saved before the answer
             }
-            await waitForTitles(2, in: store)
             try await client.execute(uri: "/todos", method: .get) {
                 #expect(String(buffer: $0.body) == "milk\nbread")
             }
         }
+        try await container.shutdown()
+    }
+
+    @Test func aTodoTheStoreRefusesIsAnswered500AndLogged() async throws {
+        let container = try await makeContainer()
+        let (logger, logs) = InMemoryLogHandler.logger()
+        let router = Router(context: BasicGraftRequestContext.self)
+        router.add(middleware: RequestScopeMiddleware(container))
+        router.post("todos") { request, context -> HTTPResponse.Status in
+            let body = String(buffer: try await request.body.collect(upTo: 64 * 1024))
+            try await context.resolve(TodoRepository.self).add(title: body)
+            return .created
+        }
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            logger: logger
+        )
+        try await app.test(.live) { client in
+            try await client.execute(uri: "/todos", method: .post, body: ByteBuffer(string: "milk")) {
+                #expect($0.status == .created)
+            }
+            try await client.execute(uri: "/todos", method: .post, body: ByteBuffer(string: "milk")) {
+                #expect($0.status == .internalServerError)
+                #expect(!String(buffer: $0.body).contains("milk"))
+            }
+        }
+        #expect(try await container.resolve(TodoStore.self).titles == ["milk"])
+        #expect(
+            logs.errors.map(\.message) == [
+                """
+                Graft: complete() of TodoRepository threw: a todo titled milk already exists
+                  the scope's work was not completed; its dispose() still runs when the scope closes
+                """
+            ]
+        )
         try await container.shutdown()
     }
 
@@ -119,7 +150,7 @@ private func waitForTitles(_ count: Int, in store: TodoStore) async {
                 #expect($0.status == .badRequest)
                 #expect(String(buffer: $0.body).contains("A todo needs a title."))
             }
-            // The scope closed before the error response left the middleware.
+            // The completion step did not run: nothing was saved.
             #expect(await store.titles.isEmpty)
             try await client.execute(uri: "/todos", method: .get) {
                 #expect(String(buffer: $0.body) == "")

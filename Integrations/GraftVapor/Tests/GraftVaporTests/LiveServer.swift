@@ -48,10 +48,14 @@ struct LiveServer {
 
     /// Sends a GET request and returns its status and body.
     func get(_ path: String) async throws -> (status: HTTPResponseStatus, body: String) {
-        let response = try await client.execute(
-            HTTPClientRequest(url: "http://127.0.0.1:\(port)/\(path)"),
-            timeout: .seconds(30)
-        )
+        try await send(.GET, path)
+    }
+
+    /// Sends a request without a body and returns its status and body.
+    func send(_ method: HTTPMethod, _ path: String) async throws -> (status: HTTPResponseStatus, body: String) {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/\(path)")
+        request.method = method
+        let response = try await client.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 1 << 20)
         return (response.status, String(buffer: body))
     }

@@ -15,12 +15,14 @@ import Vapor
 
 /// One per application: the connections every request borrows from.
 final class ConnectionPool: Disposable {
-    private let state = Mutex((leased: 0, isClosed: false))
+    private let state = Mutex((leased: 0, commits: 0, isClosed: false))
 
     var leased: Int { state.withLock { $0.leased } }
+    var commits: Int { state.withLock { $0.commits } }
     var isClosed: Bool { state.withLock { $0.isClosed } }
 
     func lease() { state.withLock { $0.leased += 1 } }
+    func commit() { state.withLock { $0.commits += 1 } }
     func giveBack() { state.withLock { $0.leased -= 1 } }
 
     func dispose() {
@@ -29,7 +31,7 @@ final class ConnectionPool: Disposable {
 }
 
 /// One per request: holds a connection until the request is done.
-final class Transaction: AsyncDisposable {
+final class Transaction: Completable, AsyncDisposable {
     let requestID: RequestID
     private let logger: Logger
     private let pool: ConnectionPool
@@ -39,6 +41,12 @@ final class Transaction: AsyncDisposable {
         self.logger = logger
         self.pool = pool
         pool.lease()
+    }
+
+    /// The request's completion step: after the handler returned, before the response is sent.
+    func complete() async throws {
+        pool.commit()
+        logger.debug("transaction committed")
     }
 
     func dispose() async throws {
@@ -54,6 +62,7 @@ func configure(_ app: Application) async throws {
     builder.registerRequestValues()
     builder.register(ConnectionPool.self, lifetime: .singleton, using: ConnectionPool.init)
     builder.register(Transaction.self, lifetime: .scoped, using: Transaction.init(requestID:logger:pool:))
+    builder.onComplete(Transaction.self)
     app.graft.install(try await builder.build())
 
     app.get("orders") { req async throws -> String in
@@ -95,7 +104,8 @@ struct RequestScopesInVaporSnippets {
                     }
                 }
                 let bodies = try await group.reduce(into: [String]()) { $0.append($1) }
-                // Every scope closed before its response was sent.
+                // Every scope completed and closed before its response was sent.
+                #expect(pool.commits == requests)
                 #expect(pool.leased == 0)
                 return bodies
             }

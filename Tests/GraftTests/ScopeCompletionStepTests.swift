@@ -1,0 +1,120 @@
+import Graft
+import Testing
+
+/// A unit of work: commits in the completion step, releases in `dispose()`.
+private final class Ledger: Completable, AsyncDisposable {
+    let name: String
+    let log: EventLog
+    let failsToCommit: Bool
+
+    init(_ name: String, log: EventLog, failsToCommit: Bool = false) {
+        self.name = name
+        self.log = log
+        self.failsToCommit = failsToCommit
+    }
+
+    func complete() async throws {
+        guard !failsToCommit else { throw CommitRefused() }
+        log.append("commit \(name)")
+    }
+
+    func dispose() async { log.append("dispose \(name)") }
+}
+
+private struct CommitRefused: Error, CustomStringConvertible {
+    var description: String { "duplicate key value violates unique constraint \"orders_pkey\"" }
+}
+
+private struct Journal: Sendable {
+    let log: EventLog
+}
+
+/// A scope's completion step: commit before answering, dispose after.
+@Suite struct ScopeCompletionStepTests {
+    let log = EventLog()
+
+    private func container(failing: String? = nil) throws -> Container {
+        var builder = ContainerBuilder()
+        builder.register(Ledger.self, name: "orders", lifetime: .scoped) { [log] _ in
+            Ledger("orders", log: log, failsToCommit: failing == "orders")
+        }
+        builder.onComplete(Ledger.self, name: "orders")
+        builder.register(Ledger.self, name: "stock", lifetime: .scoped) { [log] _ in
+            Ledger("stock", log: log, failsToCommit: failing == "stock")
+        }
+        builder.onComplete(Ledger.self, name: "stock")
+        builder.register(Journal.self, lifetime: .transient) { [log] _ in Journal(log: log) }
+        builder.onComplete(Journal.self) { journal in journal.log.append("flush journal") }
+        return try builder.build()
+    }
+
+    @Test func completeRunsTheStepOfEachInstanceTheScopeMadeNewestFirstOnceBeforeDisposal() async throws {
+        let scope = try container().makeScope()
+        _ = try await scope.resolve(Ledger.self, name: "orders")
+        _ = try await scope.resolve(Ledger.self, name: "stock")
+        _ = try await scope.resolve(Ledger.self, name: "orders")  // the same instance: completed once
+        _ = try await scope.resolve(Journal.self)
+        try await scope.complete()
+        try await scope.complete()  // nothing new was made: nothing runs again
+        try await scope.close()
+        #expect(
+            log.entries == [
+                "flush journal", "commit stock", "commit orders", "dispose stock", "dispose orders",
+            ]
+        )
+    }
+
+    @Test func aStepThatThrowsStopsTheStepWithAnErrorNamingTheService() async throws {
+        let scope = try container(failing: "stock").makeScope()
+        _ = try await scope.resolve(Ledger.self, name: "orders")
+        _ = try await scope.resolve(Ledger.self, name: "stock")
+        let error = await #expect(throws: GraftError.self) { try await scope.complete() }
+        #expect(error?.code == .completionFailed)
+        #expect(error?.service == "Ledger[\"stock\"]")
+        #expect(error?.underlyingError is CommitRefused)
+        #expect(
+            error?.description == """
+                Graft: complete() of Ledger["stock"] threw: duplicate key value violates unique constraint "orders_pkey"
+                  1 older completion step did not run; every dispose() still runs when the scope closes
+                """
+        )
+        try await scope.close()
+        #expect(log.entries == ["dispose stock", "dispose orders"])  // nothing committed
+    }
+
+    @Test func aScopeClosedWithoutItsCompletionStepCommitsNothing() async throws {
+        let scope = try container().makeScope()
+        _ = try await scope.resolve(Ledger.self, name: "orders")
+        try await scope.close()
+        #expect(log.entries == ["dispose orders"])
+    }
+
+    @Test func aContainerWithoutCompletionStepsCompletesNothingAndThrowsNothing() async throws {
+        var builder = ContainerBuilder()
+        builder.register(Journal.self, lifetime: .scoped) { [log] _ in Journal(log: log) }
+        let scope = try await builder.build().makeScope()
+        _ = try await scope.resolve(Journal.self)
+        try await scope.complete()
+        #expect(log.entries.isEmpty)
+    }
+
+    @Test func aServiceWithACompletionStepMadeOutsideAScopeSaysWhereToMakeIt() async throws {
+        let container = try container()
+        let error = await #expect(throws: GraftError.self) { try await container.resolve(Journal.self) }
+        #expect(error?.code == .scopedFromRoot)
+        #expect(
+            error?.description == """
+                Graft: Journal has a completion step and can only be made in a scope
+                  resolve it from a scope (a request's scope, or container.makeScope()), then run the step with try await scope.complete()
+                  the completion step was added at GraftTests/ScopeCompletionStepTests.swift:47
+                """
+        )
+    }
+
+    @Test func aCompletionStepForAnUnregisteredServiceIsABuildProblem() {
+        var builder = ContainerBuilder()
+        builder.onComplete(Journal.self) { _ in }
+        let error = #expect(throws: GraftError.self) { try builder.build() }
+        #expect(error?.problems.first?.summary == "onActivation for Journal, which is not registered before it")
+    }
+}
