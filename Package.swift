@@ -68,9 +68,16 @@ let package = Package(
             path: "Tests/TopLevelTrap",
             swiftSettings: swiftSettings
         ),
+        // A `main` whose `buildOrExit()` fails; `GraftTests` runs it.
+        .executableTarget(
+            name: "BuildOrExit",
+            dependencies: ["Graft"],
+            path: "Tests/BuildOrExit",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "GraftTests",
-            dependencies: ["Graft", "GraftTesting", "TopLevelTrap"],
+            dependencies: ["Graft", "GraftTesting", "TopLevelTrap", "BuildOrExit"],
             swiftSettings: swiftSettings
         ),
     ],

@@ -63,7 +63,7 @@ enum PitWall {
         builder.register(ConnectionPool.self, lifetime: .singleton, using: ConnectionPool.init(settings:))
         builder.register(TelemetryStore.self, lifetime: .singleton, using: TelemetryStore.init(pool:))
         builder.register(LapReport.self, lifetime: .scoped, using: LapReport.init(store:))
-        let container = try await builder.build()
+        let container = await builder.buildOrExit()  // or: its message on standard error, exit status 1
 
         // A synchronous resolve cannot open the pool; the error says so and what to do.
         do {

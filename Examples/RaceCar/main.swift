@@ -17,8 +17,9 @@ if let flag = arguments.firstIndex(of: "--graph"), flag + 1 < arguments.count {
     exit(0)
 }
 
-// Build: the whole graph is checked before any object exists.
-let container = try builder.build()
+// Build: the whole graph is checked before any object exists. A graph that cannot be built ends
+// the program with its message on standard error and exit status 1.
+let container = builder.buildOrExit()
 
 // Resolve.
 let car = try container.resolve(RaceCar.self)

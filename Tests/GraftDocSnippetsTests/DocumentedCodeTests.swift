@@ -1,58 +1,22 @@
 import Foundation
 import Testing
 
-/// Keeps the documents' code honest: every line of a `swift` code block in a document listed
-/// here must appear in one of the files that compile (and mostly run) it.
+/// Keeps the seeds' tour honest: every line of its `swift` code blocks must appear in one of the
+/// files that compile (and mostly run) it. The tour quotes fragments of the examples on purpose;
+/// every other document's blocks are whole files, compiled as they are by `.ci/articles`.
 ///
-/// A line `// …` stands for code the document leaves out, and is not looked for. The files of
-/// the integration packages and examples are compiled and run by their own packages' builds and
-/// tests (`.ci/run` runs them all); this test only keeps the documents in step with them, in one
-/// place for the whole repository.
+/// A line `// …` stands for code the document leaves out, and is not looked for.
 @Suite struct DocumentedCodeTests {
     static let articles = "Sources/Graft/Docs.docc/Articles/"
     static let snippets = "Tests/GraftDocSnippetsTests/"
 
     /// Each document (a path from the repository's root) and the files that hold its code.
-    static let documents: [(document: String, code: [String])] =
-        [
-            (articles + "GettingStarted.md", [snippets + "GettingStartedSnippets.swift"]),
-            (articles + "Lifetimes.md", [snippets + "LifetimesSnippets.swift"]),
-            (articles + "ModulesAndRequirements.md", [snippets + "ModulesSnippets.swift"]),
-            (articles + "InjectionForms.md", [snippets + "InjectionFormsSnippets.swift"]),
-            (articles + "KeyValueConfiguration.md", [snippets + "KeyValueSnippets.swift"]),
-            (articles + "Autowiring.md", [snippets + "AutowiringSnippets.swift"]),
-            (articles + "Concurrency.md", [snippets + "ConcurrencySnippets.swift"]),
-            (articles + "ScopesOnTheServer.md", [snippets + "ScopesOnTheServerSnippets.swift"]),
-            (articles + "Testing.md", [snippets + "TestingSnippets.swift"]),
-            (
-                articles + "SeedsTour.md",
-                [snippets + "SeedsTourSnippets.swift", "Examples/ConcreteProtocols/Greeter.swift"]
-            ),
-            ("Sources/Graft/Docs.docc/index.md", [snippets + "LandingPageSnippets.swift"]),
-            ("Sources/GraftTesting/GraftTesting.docc/GraftTesting.md", [snippets + "TestingSnippets.swift"]),
-            (
-                "README.md",
-                [
-                    snippets + "ReadmeSnippets.swift",
-                    "Integrations/GraftConfiguration/Examples/RaceCarSettings/main.swift",
-                    "Examples/TodoServer/Sources/TodoServer/TodoServer.swift",
-                    "Examples/TodoServer/Sources/TodoServer/Routes.swift",
-                    "Integrations/GraftVapor/Tests/GraftVaporTests/RequestScopesInVaporSnippets.swift",
-                ]
-            ),
-        ]
-        + integration("GraftConfiguration", article: "SettingsFromConfiguration")
-        + integration("GraftHummingbird", article: "RequestScopes")
-        + integration("GraftServiceLifecycle", article: "GracefulShutdown")
-        + integration("GraftVapor", article: "RequestScopesInVapor")
-
-    /// An integration package's article and landing page, whose code its tests hold in
-    /// `<article>Snippets.swift`.
-    static func integration(_ package: String, article: String) -> [(document: String, code: [String])] {
-        let catalog = "Integrations/\(package)/Sources/\(package)/Docs.docc/"
-        let code = ["Integrations/\(package)/Tests/\(package)Tests/\(article)Snippets.swift"]
-        return [(catalog + "Articles/\(article).md", code), (catalog + "index.md", code)]
-    }
+    static let documents: [(document: String, code: [String])] = [
+        (
+            articles + "SeedsTour.md",
+            [snippets + "SeedsTourSnippets.swift", "Examples/ConcreteProtocols/Greeter.swift"]
+        )
+    ]
 
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // GraftDocSnippetsTests

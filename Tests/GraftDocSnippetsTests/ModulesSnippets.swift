@@ -3,7 +3,7 @@ import Graft
 import Testing
 
 // The code of the article "Modules and requirements" (ModulesAndRequirements.md), compiled and run.
-// DocumentedCodeTests checks that every line of the article's code blocks appears here.
+// `.ci/articles` compiles the article's blocks as they are; these run them.
 
 struct RadioFrequency: Sendable {
     let megahertz: Int

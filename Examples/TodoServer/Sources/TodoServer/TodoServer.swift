@@ -23,7 +23,8 @@ struct TodoServer {
         builder.register(TodoRepository.self, using: TodoRepository.init(unitOfWork:))
         builder.register(ScopeTally.self, lifetime: .singleton) { _ in ScopeTally() }
         builder.register(RequestStart.self, lifetime: .scoped, using: RequestStart.init(tally:))
-        let container = try await builder.build()
+        // A graph that cannot be built: its message on standard error, and exit status 1.
+        let container = await builder.buildOrExit()
 
         let router = Router(context: BasicGraftRequestContext.self)
         router.get("bare/ping") { _, _ in "pong" }

@@ -22,27 +22,26 @@ let path =
     ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("race-car.json").path
 let environment = ProcessInfo.processInfo.environment
 
+let config: ConfigReader
 do {
-    let config = ConfigReader(providers: [
+    config = ConfigReader(providers: [
         EnvironmentVariablesProvider(environmentVariables: environment),
         try await FileProvider<JSONSnapshot>(filePath: FilePath(path)),
     ])
-
-    var builder = ContainerBuilder()
-    builder.registerSettings(
-        RaceSettings.self,
-        from: config,
-        prefix: "race",
-        unknownKeysIn: [.environmentVariables(environment)]  // finds a misspelt RACE_… variable
-    )
-    builder.register(RaceCar.self, using: RaceCar.init(settings:))
-
-    let container = try builder.build()
-    print(try container.resolve(RaceCar.self).summary)
-} catch let error as GraftError {
-    print(error)
-    exit(1)
 } catch {
     print("cannot read \(path): \(error)")
     exit(1)
 }
+
+var builder = ContainerBuilder()
+builder.registerSettings(
+    RaceSettings.self,
+    from: config,
+    prefix: "race",
+    unknownKeysIn: [.environmentVariables(environment)]  // finds a misspelt RACE_… variable
+)
+builder.register(RaceCar.self, using: RaceCar.init(settings:))
+
+// Misconfigured: every problem on standard error, and exit status 1.
+let container = builder.buildOrExit()
+print(try container.resolve(RaceCar.self).summary)

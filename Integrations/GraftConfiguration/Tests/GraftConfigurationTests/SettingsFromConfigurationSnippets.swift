@@ -6,8 +6,7 @@ import SystemPackage
 import Testing
 
 // The code of the article `SettingsFromConfiguration.md` and of the catalog's landing page, compiled
-// and run. The root package's DocumentedCodeTests checks that every line of their `swift` blocks
-// is here.
+// and run. `.ci/run` compiles the article's blocks as they are (`.ci/articles`); these run them.
 
 // MARK: - A settings type
 
@@ -44,7 +43,7 @@ struct Database: Sendable {
 
 // MARK: - From a settings type to a validated container
 
-func makeContainer(environment: [String: String], configFile: FilePath) async throws -> Container {
+func makeBuilder(environment: [String: String], configFile: FilePath) async throws -> ContainerBuilder {
     let config = ConfigReader(providers: [
         EnvironmentVariablesProvider(environmentVariables: environment),
         try await FileProvider<JSONSnapshot>(filePath: configFile),
@@ -58,7 +57,7 @@ func makeContainer(environment: [String: String], configFile: FilePath) async th
         unknownKeysIn: [.environmentVariables(environment)]
     )
     builder.register(Database.self, lifetime: .singleton, using: Database.init(settings:))
-    return try await builder.build()
+    return builder
 }
 
 // MARK: - LiveSettings
@@ -93,7 +92,7 @@ struct QueryRunner: Sendable {
 
     @Test func theFileAndTheEnvironmentFillTheSettings() async throws {
         let container = try await withConfigFile(Self.configJSON) { file in
-            try await makeContainer(environment: ["DATABASE_PORT": "6432"], configFile: file)
+            try await makeBuilder(environment: ["DATABASE_PORT": "6432"], configFile: file).build()
         }
         let settings = try await container.resolve(Database.self).settings
         #expect(settings.host == "db.internal")
@@ -106,7 +105,7 @@ struct QueryRunner: Sendable {
 
     @Test func anEnvironmentVariableWinsOverTheFile() async throws {
         let container = try await withConfigFile(Self.configJSON) { file in
-            try await makeContainer(environment: ["DATABASE_HOST": "db.staging"], configFile: file)
+            try await makeBuilder(environment: ["DATABASE_HOST": "db.staging"], configFile: file).build()
         }
         #expect(try await container.resolve(Database.self).settings.host == "db.staging")
     }
@@ -115,7 +114,7 @@ struct QueryRunner: Sendable {
         let environment = ["DATABASE_PORT": "5432x", "DATABASE_POOL_MAX_CONECTIONS": "20"]
         let error = try await withConfigFile(#"{"database": {}}"#) { file in
             await #expect(throws: GraftError.self) {
-                try await makeContainer(environment: environment, configFile: file)
+                try await makeBuilder(environment: environment, configFile: file).build()
             }
         }
         #expect(error?.code == .invalidGraph)

@@ -8,7 +8,7 @@ import UnixSignals
 
 // The code of the article "Graceful shutdown in a service group" (GracefulShutdown.md),
 // compiled and run, and so is the code of the catalog's landing page.
-// The root package's DocumentedCodeTests checks that every line of their `swift` blocks is here.
+// `.ci/articles` compiles their blocks as they are; these run them.
 
 /// Shared by every job: made once, closed when the container shuts down.
 private actor Database: AsyncDisposable {
