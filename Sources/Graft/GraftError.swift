@@ -164,7 +164,8 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
         for hint in hints {
             lines.append("\(indent)\(hint)")
         }
-        if code == .notRegistered, path.count > 1 {
+        // `Resolver` is never a service, so declaring it is no help (its own hint says what is).
+        if code == .notRegistered, path.count > 1, path.last != "Resolver" {
             lines.append("\(indent)\(Self.undeclaredDependencyHint(path))")
         }
         // A summary that already ends with the underlying error ("factory of Engine threw: …")
