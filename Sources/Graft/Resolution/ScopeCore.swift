@@ -1,10 +1,14 @@
 import Synchronization
 
 /// The state of one scope, or of the root container: the instances it owns and must dispose.
+///
+/// `@unchecked Sendable` is sound: `state` is private and only ever touched with `lock` held
+/// (``withState(_:)``), the other stored properties are `let`s of `Sendable` types, and what
+/// leaves the lock is `Sendable`.
 @usableFromInline
-final class ScopeCore: Sendable {
+final class ScopeCore: @unchecked Sendable {
     private struct State {
-        var scoped = CompactMap<Int, InstanceCell>()
+        var scoped = ScopedInstances()
         var disposables: [DisposalRecord] = []
         var children = CompactMap<ObjectIdentifier, ScopeCore>()
         /// Non-`nil` while the container drains (see `Container+Draining.swift`): no new child is
@@ -17,7 +21,11 @@ final class ScopeCore: Sendable {
     private let parent: Parent?
     /// Set once, when the scope closes; read by every resolve through the scope.
     private let closed = Atomic(false)
-    private let state = Locked(State())
+    /// Guards `state`. In the scope's own memory: a request's scope costs one allocation, not
+    /// one more for a lock.
+    private let lock = InlineLock()
+    /// Unchecked exclusivity: `lock` already makes every access exclusive.
+    @exclusivity(unchecked) private var state = State()
 
     init(isRoot: Bool, parent: ScopeCore?) {
         self.isRoot = isRoot
@@ -49,10 +57,19 @@ final class ScopeCore: Sendable {
     @usableFromInline
     var isClosed: Bool { closed.load(ordering: .acquiring) }
 
+    @inline(__always)
+    private func withState<Result, Failure: Error>(
+        _ body: (inout State) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&state)
+    }
+
     /// A new child scope, or `nil` when this one is already closed.
     func makeChild() -> ScopeCore? {
         let child = ScopeCore(isRoot: false, parent: self)
-        let added = state.withLock { state -> Bool in
+        let added = withState { state -> Bool in
             guard !isClosed, state.drainWaiters == nil else { return false }
             state.children[child.id] = child
             return true
@@ -62,18 +79,18 @@ final class ScopeCore: Sendable {
 
     @usableFromInline
     func scopedInstance(_ slot: Int) -> InstanceCell? {
-        state.withLock { $0.scoped[slot] }
+        withState { $0.scoped[slot] }
     }
 
     func storeScopedInstance(_ box: InstanceCell, slot: Int) {
-        state.withLock { $0.scoped[slot] = box }
+        withState { $0.scoped.store(box, slot: slot) }
     }
 
     /// Takes ownership of `value` for disposal, if it is disposable.
     ///
     /// - Returns: `false` when the scope closed meanwhile; the caller disposes and reports it.
     func adopt(_ record: DisposalRecord) -> Bool {
-        state.withLock { state -> Bool in
+        withState { state -> Bool in
             guard !isClosed else { return false }
             state.disposables.append(record)
             return true
@@ -83,24 +100,26 @@ final class ScopeCore: Sendable {
     /// Marks the scope closed and hands over what must be disposed: open children first (each
     /// with its own records), then this scope's records, newest first. `nil` if already closed.
     private func beginClose() -> [DisposalRecord]? {
-        let taken = state.withLock { state -> (children: [ScopeCore], records: [DisposalRecord])? in
+        // Taken whole and let go after the lock: releasing instances runs their deinits, which
+        // must not run with the lock held.
+        let taken = withState { state -> State? in
             guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
             else { return nil }
-            let taken = (state.children.values, Array(state.disposables.reversed()))
-            state = State()
+            var taken = State()
+            swap(&taken, &state)
             return taken
         }
         guard let taken else { return nil }
         var records: [DisposalRecord] = []
-        for child in taken.children {
+        for child in taken.children.values {
             records += child.beginClose() ?? []
         }
-        return records + taken.records
+        return records + taken.disposables.reversed()
     }
 
     /// Called once a child's disposals are done, so a drain waits for them to finish.
     private func forget(_ child: ScopeCore) {
-        let waiters = state.withLock { state -> [@Sendable () -> Void] in
+        let waiters = withState { state -> [@Sendable () -> Void] in
             state.children[child.id] = nil
             guard state.children.isEmpty, let waiters = state.drainWaiters else { return [] }
             state.drainWaiters = []
@@ -111,7 +130,7 @@ final class ScopeCore: Sendable {
 
     /// Refuses new children from now on; `whenEmpty` runs once no child is open (now, if none is).
     func drain(whenEmpty: @escaping @Sendable () -> Void) {
-        let isEmpty = state.withLock { state -> Bool in
+        let isEmpty = withState { state -> Bool in
             if state.children.isEmpty {
                 state.drainWaiters = state.drainWaiters ?? []
                 return true
@@ -122,7 +141,7 @@ final class ScopeCore: Sendable {
         if isEmpty { whenEmpty() }
     }
 
-    var isDraining: Bool { state.withLock { $0.drainWaiters != nil } }
+    var isDraining: Bool { withState { $0.drainWaiters != nil } }
 
     /// Closes the scope, disposing synchronously; async disposables are reported as failures,
     /// with hints for the call that closed it.
