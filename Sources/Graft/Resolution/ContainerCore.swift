@@ -29,7 +29,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     let scopeCoordinators = LazyCells<CreationCoordinator>(count: ContainerCore.coordinatorCount - 1)
     static let coordinatorCount = 8
     /// The root container's shared instances, one write-once cell per registration.
-    @usableFromInline let singletons: LazyCells<InstanceStorage>
+    @usableFromInline let singletons: LazyCells<AnyObject>
     let weakInstances = Locked([Int: WeakInstance]())
 
     init(table: RegistrationTable) {
@@ -77,9 +77,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
             // index, and the slot keeps its box for the container's whole life, so the box is
             // borrowed and only the instance handed out is retained.
             if !isClosed, let address = singletons.address(index) {
-                return Unmanaged<InstanceStorage>.fromOpaque(address)._withUnsafeGuaranteedRef {
-                    $0.value(as: Service.self)
-                }
+                return InstanceCell.value(at: address, as: Service.self)
             }
             return try resolveEntry(index, from: unretainedScope)
         }
@@ -110,9 +108,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
             // index, and the slot keeps its box for the container's whole life, so the box is
             // borrowed and only the instance handed out is retained.
             if !state.scope.isClosed, let address = singletons.address(index) {
-                return Unmanaged<InstanceStorage>.fromOpaque(address)._withUnsafeGuaranteedRef {
-                    $0.value(as: Service.self)
-                }
+                return InstanceCell.value(at: address, as: Service.self)
             }
             return try resolveEntry(index, &state)
         }
@@ -163,9 +159,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         // The slot keeps its box for the container's whole life, so the box is borrowed, not
         // retained; only the instance handed to the caller is.
         if entry.isRootOwned, let address = singletons.address(entry.slot) {
-            return Unmanaged<InstanceStorage>.fromOpaque(address)._withUnsafeGuaranteedRef {
-                $0.value(as: Service.self)
-            }
+            return InstanceCell.value(at: address, as: Service.self, holdingItself: entry.holdsInstanceItself)
         }
         return try makeNew(entry, &state)
     }
@@ -208,7 +202,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     ) throws(GraftError) -> Service {
         switch try placement(of: entry, &state, as: Service.self) {
         case .existing(let box):
-            return box.value()
+            return box.value(holdingItself: entry.holdsInstanceItself)
         case .new(let call):
             try requireNoAwait(entry, state)
             return try create(entry, &state, disposed: true) { publish($0, entry, to: call) }
@@ -379,7 +373,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         }
         switch acquisition {
         case .ready(let box):
-            return box.value()
+            return box.value(holdingItself: entry.holdsInstanceItself)
         case .claimed(let chain):
             return try createClaimed(entry, chain, by: coordinator, state)
         }
@@ -418,7 +412,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         do {
             let published = try publishShared(try creation(), entry, scope)
             coordinator.finish(chain, .success(published))
-            return published.value()
+            return published.value(holdingItself: entry.holdsInstanceItself)
         } catch {
             let failure = GraftError.wrapping(error)
             coordinator.finish(chain, .failure(failure))

@@ -126,7 +126,7 @@ extension ContainerCore {
         case .scopeSlot: scope.scopedInstance(entry.slot)
         case .weakTable: weakCell(entry.slot, as: Service.self)
         case .none, .call, .rootSlot:
-            singletons.load(entry.slot).map { InstanceCell(storage: $0.takeUnretainedValue()) }
+            singletons.load(entry.slot).map { InstanceCell(object: $0.takeUnretainedValue()) }
         }
     }
 
@@ -144,7 +144,7 @@ extension ContainerCore {
         _ entry: Entry,
         _ scope: ScopeCore
     ) throws(GraftError) -> InstanceCell {
-        let box = InstanceCell.make(value)
+        let box = InstanceCell.make(value, holdingItself: entry.holdsInstanceItself)
         switch entry.lifetime.store {
         case .scopeSlot:
             scope.storeScopedInstance(box, slot: entry.slot)
@@ -161,7 +161,7 @@ extension ContainerCore {
             weakInstances.withLock { $0[entry.slot] = instance }
             return box
         case .none, .call, .rootSlot:
-            return InstanceCell(storage: singletons.publish(box.storage, at: entry.slot).takeUnretainedValue())
+            return InstanceCell(object: singletons.publish(box.object, at: entry.slot).takeUnretainedValue())
         }
     }
 }
