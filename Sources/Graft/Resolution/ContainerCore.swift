@@ -12,11 +12,11 @@
 @usableFromInline
 final class ContainerCore: ConstructionSite, @unchecked Sendable {
     @usableFromInline let table: RegistrationTable
-    @usableFromInline let root: ScopeCore
+    @usableFromInline let root: Scope
     /// `root`, unretained: what a `Container`'s resolves start from. Passing the root itself
     /// would retain and release it on every resolve, a write to one cache line that every
     /// thread resolving from the container shares; `root` keeps it alive as long as this core.
-    @usableFromInline let unretainedRoot: Unmanaged<ScopeCore>
+    @usableFromInline let unretainedRoot: Unmanaged<Scope>
     /// Coordinates the creation of the root container's shared instances (singletons, `.weak`
     /// instances, `Lazy` values resolved from the root).
     let coordinator = CreationCoordinator(firstID: 0, idStride: ContainerCore.coordinatorCount)
@@ -34,7 +34,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
 
     init(table: RegistrationTable) {
         self.table = table
-        self.root = ScopeCore(isRoot: true, parent: nil)
+        self.root = Scope(rootOf: ())
         self.unretainedRoot = Unmanaged.passUnretained(root)
         self.singletons = LazyCells(count: table.count)
         super.init()
@@ -68,7 +68,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     func resolve<Service: Sendable>(
         _ type: Service.Type,
         name: String?,
-        from unretainedScope: Unmanaged<ScopeCore>
+        from unretainedScope: Unmanaged<Scope>
     ) throws(GraftError) -> Service {
         if name == nil, let index = table.unnamedIndex(for: ObjectIdentifier(type)) {
             // Borrowed: the caller keeps the scope alive, and its count stays untouched.
@@ -91,7 +91,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     @usableFromInline
     func resolveEntry<Service: Sendable>(
         _ index: Int,
-        from scope: Unmanaged<ScopeCore>
+        from scope: Unmanaged<Scope>
     ) throws(GraftError) -> Service {
         var state = ResolveState(unmanagedScope: scope)
         return try resolveEntry(index, &state)
@@ -404,7 +404,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     /// `coordinator` issued.
     func completeShared<Service: Sendable>(
         _ entry: Entry,
-        _ scope: ScopeCore,
+        _ scope: Scope,
         _ chain: CreationChain,
         by coordinator: CreationCoordinator,
         _ creation: () throws -> Service

@@ -81,7 +81,7 @@ extension ContainerCore {
 
     /// The coordinator that creates `scope`'s shared instances: the root's, or one of the scope
     /// coordinators, the same one for every resolve from `scope`.
-    func coordinator(of scope: ScopeCore) -> CreationCoordinator {
+    func coordinator(of scope: Scope) -> CreationCoordinator {
         guard !scope.isRoot else { return coordinator }
         // The scope's address picks one: heap objects are 16-byte aligned, so the low bits say
         // nothing.
@@ -93,12 +93,12 @@ extension ContainerCore {
     }
 
     /// The coordinator that creates the shared instance of `entry` resolved from `scope`.
-    func coordinator(for entry: Entry, _ scope: ScopeCore) -> CreationCoordinator {
+    func coordinator(for entry: Entry, _ scope: Scope) -> CreationCoordinator {
         entry.lifetime.store == .scopeSlot ? coordinator(of: scope) : coordinator
     }
 
     /// The slot a shared instance of `entry` is created in, for the creation coordinator.
-    func sharedSlot(_ entry: Entry, _ scope: ScopeCore) -> SlotID {
+    func sharedSlot(_ entry: Entry, _ scope: Scope) -> SlotID {
         SlotID(store: entry.lifetime.store == .scopeSlot ? scope.id : root.id, index: entry.slot)
     }
 
@@ -119,7 +119,7 @@ extension ContainerCore {
     /// The shared instance of `entry`, boxed, if it exists.
     func existingShared<Service: Sendable>(
         _ entry: Entry,
-        _ scope: ScopeCore,
+        _ scope: Scope,
         as type: Service.Type
     ) -> InstanceCell? {
         switch entry.lifetime.store {
@@ -142,7 +142,7 @@ extension ContainerCore {
     func publishShared<Service: Sendable>(
         _ value: Service,
         _ entry: Entry,
-        _ scope: ScopeCore
+        _ scope: Scope
     ) throws(GraftError) -> InstanceCell {
         let box = InstanceCell.make(value, holdingItself: entry.holdsInstanceItself)
         switch entry.lifetime.store {
