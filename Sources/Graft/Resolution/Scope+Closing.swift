@@ -1,8 +1,8 @@
-import Synchronization
-
 // The sync and async `run` pair is not ambiguous: Swift picks the async one only for an async
 // closure.
 // swift-format-ignore-file: AmbiguousTrailingClosureOverload
+
+import Synchronization
 
 extension Scope {
     /// Closes child scopes, then disposes what this scope created, newest first, exactly once.

@@ -1,9 +1,5 @@
 import Synchronization
 
-// The sync and async `withScope`/`run` pair is not ambiguous: Swift picks the async one only
-// for an async closure.
-// swift-format-ignore-file: AmbiguousTrailingClosureOverload
-
 /// A child of a container that owns `.scoped` instances: one per request, screen or session.
 ///
 /// Closing a scope disposes what it created, newest first, and closes its child scopes first.
