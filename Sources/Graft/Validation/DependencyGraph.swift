@@ -24,6 +24,12 @@ struct DependencyGraph: Sendable {
     let factories: [(dependent: Int, position: Int, arguments: [ServiceKey])]
     /// The registrations that take runtime arguments, in registration order.
     let argumentTakers: [Int]
+    /// Dependencies on a collection or a named reference that no registration answers yet:
+    /// (registration, key). Linking adds a registration for each and links again.
+    let adapterRequests: [(dependent: Int, key: ServiceKey)]
+    /// Where the registrations Graft added for collections and named references start; every
+    /// registration from here on is one (see `DependencyGraph.linking`).
+    let firstAdapter: Int
     /// For each registration, the registration whose async factory makes it need `await`
     /// (itself, or one reached through immediate dependencies), or `nil`.
     /// Stored as 32-bit indexes, `-1` for none: 4 bytes per registration instead of 16.
@@ -43,8 +49,9 @@ struct DependencyGraph: Sendable {
     /// Which registration answers for each key, and each type's registrations.
     let index: ServiceIndex
 
-    /// Links `registrations`.
-    init(registrations: [Registration]) {
+    /// Links `registrations`, of which those from `firstAdapter` on were added by Graft.
+    init(registrations: [Registration], firstAdapter: Int? = nil) {
+        self.firstAdapter = firstAdapter ?? registrations.count
         let serviceIndex = ServiceIndex(registrations: registrations)
         self.registrations = registrations
         self.index = serviceIndex
@@ -53,6 +60,7 @@ struct DependencyGraph: Sendable {
         var missing: [(Int, ServiceKey)] = []
         var factories: [(Int, Int, [ServiceKey])] = []
         var argumentTakers: [Int] = []
+        var adapterRequests: [(Int, ServiceKey)] = []
         links.reserveCapacity(registrations.count)
         edges.reserveCapacity(registrations.count)
         for index in registrations.indices {
@@ -68,7 +76,13 @@ struct DependencyGraph: Sendable {
             entryLinks.reserveCapacity(declaredDependencies.count)
             entryEdges.reserveCapacity(declaredDependencies.count)
             for (position, declared) in declaredDependencies.enumerated() {
-                if declared.isArgument {
+                if !declared.isByKey {
+                    if let exact = declared.exactRegistration {
+                        // A collection's link to one of its items: that registration, shadowed or not.
+                        entryLinks.append(exact)
+                        entryEdges.append(Edge(target: exact, isImmediate: true))
+                        continue
+                    }
                     // The caller passes it: no edge, and nothing is missing.
                     if argumentTakers.last != index { argumentTakers.append(index) }
                     entryLinks.append(-1)
@@ -89,6 +103,12 @@ struct DependencyGraph: Sendable {
                     entryEdges.append(Edge(target: target, isImmediate: dependency.isImmediate))
                 } else {
                     entryLinks.append(-1)
+                    if dependency.key.type is any AdaptedDependency.Type {
+                        // `All<T>`, `ByName<T>`, `Named<T, N>`: made from other registrations
+                        // (see `DependencyGraph.linking`), so not missing.
+                        adapterRequests.append((index, dependency.key))
+                        continue
+                    }
                     // An optional `Resolver` would silently be `nil`: it is reported like a missing one.
                     if dependency.kind != .optional || dependency.key.isResolver {
                         missing.append((index, dependency.key))
@@ -103,6 +123,7 @@ struct DependencyGraph: Sendable {
         self.missing = missing
         self.factories = factories
         self.argumentTakers = argumentTakers
+        self.adapterRequests = adapterRequests
         self.asyncCauses = computeAsyncCauses()
     }
 
@@ -143,6 +164,7 @@ struct DependencyGraph: Sendable {
     func factoryNote(_ node: Int) -> String? {
         let decorators = registrations[node].activations.filter { $0.role == .decorator }.count
         let notes = [
+            adapterNote(node),
             arguments(of: node).isEmpty ? nil : "arguments \(arguments(of: node).typeList)",
             kindNote(node),
             decorators == 0 ? nil : (decorators == 1 ? "decorated" : "decorated ×\(decorators)"),

@@ -1,0 +1,52 @@
+/// Linking with collections and named references: the registrations Graft adds for ``All``,
+/// ``ByName`` and ``Named`` dependencies, and how messages read past them.
+extension DependencyGraph {
+    /// Links `registrations`, adding a registration for every ``AdaptedDependency`` asked for.
+    ///
+    /// A graph that asks for none is linked once, as before. One that does is linked again
+    /// with the added registrations at the end, so every user registration keeps its index; a
+    /// new round only runs while an added registration itself asks for one not yet added.
+    static func linking(_ registrations: [Registration]) -> DependencyGraph {
+        var graph = DependencyGraph(registrations: registrations)
+        var all = registrations
+        var added = Set<ServiceKey>()
+        while !graph.adapterRequests.isEmpty {
+            for (dependent, key) in graph.adapterRequests where added.insert(key).inserted {
+                guard let adapted = key.type as? any AdaptedDependency.Type else { continue }
+                all.append(adapted.adapter(among: registrations, source: graph.source(dependent)))
+            }
+            graph = DependencyGraph(registrations: all, firstAdapter: registrations.count)
+        }
+        return graph
+    }
+
+    /// Whether Graft added `node` for a collection or a named reference.
+    func isAdapter(_ node: Int) -> Bool { node >= firstAdapter }
+
+    /// The registrations the user made: what an overriding container starts from, since the
+    /// added ones are linked to indexes that overriding may change.
+    var userRegistrations: [Registration] {
+        firstAdapter == count ? registrations : Array(registrations[..<firstAdapter])
+    }
+
+    /// What a diagram shows for an added registration.
+    func adapterNote(_ node: Int) -> String? {
+        guard isAdapter(node) else { return nil }
+        return (key(node).type as? any AdaptedDependency.Type)?.adapterNote
+    }
+
+    /// The registrations that hold `adapter` (have an edge to it), in registration order.
+    func holders(of adapter: Int) -> [Int] {
+        (0..<count).filter { node in edges[node].contains { $0.target == adapter } }
+    }
+
+    /// For `node`, reached through a collection, the path from the first registration holding
+    /// that collection: `[holder, collection, node]`; `nil` when no collection holds `node`.
+    func pathThroughCollection(to node: Int) -> [Int]? {
+        guard firstAdapter < count, !isAdapter(node) else { return nil }
+        for adapter in firstAdapter..<count where edges[adapter].contains(where: { $0.target == node }) {
+            if let holder = holders(of: adapter).first { return [holder, adapter, node] }
+        }
+        return nil
+    }
+}
