@@ -88,6 +88,27 @@ private final class Pit: Sendable {
         )
     }
 
+    @Test func missingNamedRegistrationMessageReadsAsTheArticleShows() {
+        var builder = ContainerBuilder()
+        builder.register((any Motor).self) { _ in SmallMotor() }
+        builder.register(Roadster.self, using: Roadster.init(engine:))
+
+        let error = #expect(throws: GraftError.self) { try builder.build() }
+
+        #expect(
+            error?.description.hasPrefix(
+                """
+                Graft: build() found 1 problem
+                  1. no registration for Motor (name: "v12"), which Roadster needs
+                     resolving: Roadster → Motor["v12"]
+                     registered for Motor: Motor
+                     Roadster asks for it with Named<Motor, V12>: register Motor with name: V12.name ("v12")
+                     Roadster was registered at GraftTests/NamedDependencyTests.swift:
+                """
+            ) == true
+        )
+    }
+
     @Test func cycleThroughANamedReferenceIsReported() {
         var builder = ContainerBuilder()
         builder.register((any Motor).self, name: V12.name, using: { (_: Pit) in BigMotor() })

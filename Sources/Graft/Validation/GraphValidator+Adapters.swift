@@ -18,7 +18,9 @@ extension GraphValidator {
             "no registration for \(dependency.subject), which \(holderKey) needs",
             service: dependency.description,
             path: [holderKey.description, dependency.description],
-            hints: Suggestions.hints(for: dependency, among: graph.userKeys)
+            // The name is spelled by the ServiceName type, so the generic "register it" hint,
+            // which spells it as a string, gives way to one that uses the type.
+            hints: Suggestions.hints(for: dependency, among: graph.userKeys).filter { !$0.hasPrefix("register it:") }
                 + [
                     "\(holderKey.typeName) asks for it with \(graph.key(reference).typeName): register "
                         + "\(dependency.typeName) with name: \(nameSpelling(of: reference)) (\"\(name)\")",
