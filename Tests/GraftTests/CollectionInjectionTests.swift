@@ -112,7 +112,9 @@ private final class Settings: Sendable {}
         #expect(problems.map(\.code) == [.missingDependency])
         #expect(problems.first?.summary == "no registration for AuditLog, which Plugin[\"tracing\"] needs")
         #expect(problems.first?.path == ["PluginHost", "All<Plugin>", "Plugin[\"tracing\"]", "AuditLog"])
-        #expect(problems.first?.hints.contains("Plugin[\"tracing\"] is in the All<Plugin> that PluginHost receives") == true)
+        #expect(
+            problems.first?.hints.contains("Plugin[\"tracing\"] is in the All<Plugin> that PluginHost receives") == true
+        )
     }
 
     @Test func cycleThroughACollectionIsReported() {
@@ -134,7 +136,10 @@ private final class Settings: Sendable {}
         let problems = builder.validate()
 
         #expect(problems.map(\.code) == [.captiveDependency])
-        #expect(problems.first?.summary == "captive dependency: PluginHost (.singleton) depends on Plugin[\"session\"] (.scoped)")
+        #expect(
+            problems.first?.summary
+                == "captive dependency: PluginHost (.singleton) depends on Plugin[\"session\"] (.scoped)"
+        )
         #expect(problems.first?.path == ["PluginHost", "All<Plugin>", "Plugin[\"session\"]"])
         #expect(problems.first?.hints.first?.contains("make PluginHost .scoped or shorter-lived") == true)
     }

@@ -119,7 +119,9 @@ private final class Pit: Sendable {
 
         #expect(problems.map(\.code) == [.cycle])
         // The cycle starts where a Lazy can break it: never right after the named reference.
-        #expect(problems.first?.summary == "dependency cycle: Pit → Roadster → Named<Motor, V12> → Motor[\"v12\"] → Pit")
+        #expect(
+            problems.first?.summary == "dependency cycle: Pit → Roadster → Named<Motor, V12> → Motor[\"v12\"] → Pit"
+        )
         #expect(problems.first?.hints == ["break it with Lazy<Pit> or Provider<Pit> in Motor"])
     }
 
