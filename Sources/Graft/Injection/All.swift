@@ -4,7 +4,7 @@
 /// Ask for `All<T>` as an autowired parameter (or list it in a closure factory's
 /// `dependencies:`) and it holds one instance per registration of `T`, unnamed and named, in
 /// registration order, each made by its own registration's lifetime: what
-/// ``Resolver/resolveAll(_:)-5m3ko`` returns. It needs no registration of its own; with no
+/// ``Resolver/resolveAll(_:)-5u0d`` returns. It needs no registration of its own; with no
 /// registration of `T` it is empty. `[T]` keeps its ordinary meaning: a registered array.
 ///
 /// ```swift
