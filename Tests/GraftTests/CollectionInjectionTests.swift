@@ -5,12 +5,10 @@ private protocol Plugin: Sendable {
     var label: String { get }
 }
 
-private final class Audit: Plugin {
-    let label = "audit"
-}
-
-private final class Metrics: Plugin {
-    let label = "metrics"
+/// A plugin that says which one it is; a class, so tests can tell shared instances apart.
+private final class Labelled: Plugin {
+    let label: String
+    init(_ label: String) { self.label = label }
 }
 
 private final class Tracing: Plugin {
@@ -32,8 +30,8 @@ private final class Settings: Sendable {}
 @Suite struct CollectionInjectionTests {
     private func pluginBuilder(hostLifetime: Lifetime = .transient) -> ContainerBuilder {
         var builder = ContainerBuilder()
-        builder.register((any Plugin).self, lifetime: .singleton) { _ in Audit() }
-        builder.register((any Plugin).self, name: "metrics") { _ in Metrics() }
+        builder.register((any Plugin).self, lifetime: .singleton) { _ in Labelled("audit") }
+        builder.register((any Plugin).self, name: "metrics") { _ in Labelled("metrics") }
         builder.register(PluginHost.self, lifetime: hostLifetime, using: PluginHost.init(plugins:))
         return builder
     }
@@ -41,7 +39,7 @@ private final class Settings: Sendable {}
     @Test func holderReceivesEveryRegistrationInOrderEachByItsLifetime() throws {
         var builder = pluginBuilder()
         // A later unnamed registration wins `resolve`, but the collection holds the shadowed one too.
-        builder.register((any Plugin).self) { _ in Metrics() }
+        builder.register((any Plugin).self) { _ in Labelled("metrics") }
         let container = try builder.build()
 
         let first = try container.resolve(PluginHost.self)
@@ -84,7 +82,7 @@ private final class Settings: Sendable {}
 
     @Test func itemsNeedingAwaitAreAwaitedBeforeASynchronousInitializer() async throws {
         var builder = pluginBuilder()
-        builder.register((any Plugin).self, name: "slow") { _ async in Metrics() }
+        builder.register((any Plugin).self, name: "slow") { _ async in Labelled("metrics") }
         let container = try await builder.build()
 
         let host = try await container.resolve(PluginHost.self)
@@ -131,7 +129,7 @@ private final class Settings: Sendable {}
 
     @Test func singletonHoldingACollectionWithAScopedItemIsCaptive() {
         var builder = pluginBuilder(hostLifetime: .singleton)
-        builder.register((any Plugin).self, name: "session", lifetime: .scoped) { _ in Audit() }
+        builder.register((any Plugin).self, name: "session", lifetime: .scoped) { _ in Labelled("audit") }
 
         let problems = builder.validate()
 
@@ -146,7 +144,7 @@ private final class Settings: Sendable {}
 
     @Test func scopedHolderGetsTheScopesItems() throws {
         var builder = pluginBuilder(hostLifetime: .scoped)
-        builder.register((any Plugin).self, name: "session", lifetime: .scoped) { _ in Audit() }
+        builder.register((any Plugin).self, name: "session", lifetime: .scoped) { _ in Labelled("audit") }
         let container = try builder.build()
 
         let (host, direct) = try container.withScope { scope in
@@ -169,7 +167,7 @@ private final class Settings: Sendable {}
         let container = try pluginBuilder().build()
 
         let overridden = try container.overriding { builder in
-            builder.register((any Plugin).self, name: "extra") { _ in Metrics() }
+            builder.register((any Plugin).self, name: "extra") { _ in Labelled("metrics") }
         }
 
         #expect(try overridden.resolve(PluginHost.self).plugins.count == 3)
