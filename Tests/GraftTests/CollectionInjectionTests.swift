@@ -52,6 +52,19 @@ private final class Settings: Sendable {}
         #expect(first.plugins[1] as AnyObject !== second.plugins[1] as AnyObject)
     }
 
+    @Test func graphLifetimeItemIsTheOneTheRestOfTheResolveShares() throws {
+        var builder = ContainerBuilder()
+        builder.register((any Plugin).self, lifetime: .graph) { _ in Labelled("per resolve") }
+        builder.register(Dashboard.self, using: Dashboard.init(plugins:main:))
+        let container = try builder.build()
+
+        let first = try container.resolve(Dashboard.self)
+        let second = try container.resolve(Dashboard.self)
+
+        #expect(first.plugins[0] as AnyObject === first.main as AnyObject)
+        #expect(first.main as AnyObject !== second.main as AnyObject)
+    }
+
     @Test func noRegistrationGivesAnEmptyCollection() throws {
         var builder = ContainerBuilder()
         builder.register(PluginHost.self, using: PluginHost.init(plugins:))
@@ -113,6 +126,17 @@ private final class Settings: Sendable {}
         #expect(
             problems.first?.hints.contains("Plugin[\"tracing\"] is in the All<Plugin> that PluginHost receives") == true
         )
+    }
+
+    @Test func aNamedCollectionIsNoCollection() {
+        var builder = pluginBuilder()
+        builder.register(Report.self, dependencies: [Requirement(All<any Plugin>.self, name: "x")]) { _ in
+            Report(count: 0)
+        }
+
+        let problems = builder.validate()
+
+        #expect(problems.map(\.summary) == ["no registration for All<Plugin> (name: \"x\"), which Report needs"])
     }
 
     @Test func cycleThroughACollectionIsReported() {
@@ -178,6 +202,11 @@ private final class Settings: Sendable {}
 private struct Catalogue: Sendable {
     let list: [String]
     let strings: All<String>
+}
+
+private struct Dashboard: Sendable {
+    let plugins: All<any Plugin>
+    let main: any Plugin
 }
 
 private struct Report: Sendable {

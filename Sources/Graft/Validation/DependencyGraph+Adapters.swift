@@ -10,14 +10,16 @@ extension DependencyGraph {
         var graph = DependencyGraph(registrations: registrations)
         var all = registrations
         var added = Set<ServiceKey>()
-        while !graph.adapterRequests.isEmpty {
+        while true {
+            let before = all.count
             for (dependent, key) in graph.adapterRequests where added.insert(key).inserted {
                 guard let adapted = key.type as? any AdaptedDependency.Type else { continue }
                 all.append(adapted.adapter(among: registrations, source: graph.source(dependent)))
             }
+            // Each round adds only keys not added before, and types are finite: this ends.
+            guard all.count > before else { return graph }
             graph = DependencyGraph(registrations: all, firstAdapter: registrations.count)
         }
-        return graph
     }
 
     /// Whether Graft added `node` for a collection or a named reference.

@@ -103,7 +103,7 @@ struct DependencyGraph: Sendable {
                     entryEdges.append(Edge(target: target, isImmediate: dependency.isImmediate))
                 } else {
                     entryLinks.append(-1)
-                    if dependency.key.type is any AdaptedDependency.Type {
+                    if dependency.key.name == nil, dependency.key.type is any AdaptedDependency.Type {
                         // `All<T>`, `ByName<T>`, `Named<T, N>`: made from other registrations
                         // (see `DependencyGraph.linking`), so not missing.
                         adapterRequests.append((index, dependency.key))
