@@ -22,6 +22,24 @@ extension DependencyGraph {
         }
     }
 
+    /// `missing` split into the requests for a collection or a named reference, which linking
+    /// answers by adding a registration, and the dependencies that are really missing.
+    static func separatingAdapterRequests(
+        _ missing: [(dependent: Int, dependency: ServiceKey)]
+    ) -> (requests: [(dependent: Int, key: ServiceKey)], missing: [(dependent: Int, dependency: ServiceKey)]) {
+        var requests: [(dependent: Int, key: ServiceKey)] = []
+        var stillMissing: [(dependent: Int, dependency: ServiceKey)] = []
+        for (dependent, key) in missing {
+            // A named `All<T>` is no collection: nothing could answer for it, so it is missing.
+            if key.name == nil, key.type is any AdaptedDependency.Type {
+                requests.append((dependent, key))
+            } else {
+                stillMissing.append((dependent, key))
+            }
+        }
+        return (requests, stillMissing)
+    }
+
     /// Whether Graft added `node` for a collection or a named reference.
     func isAdapter(_ node: Int) -> Bool { node >= firstAdapter }
 

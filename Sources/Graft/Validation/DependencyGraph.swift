@@ -60,7 +60,6 @@ struct DependencyGraph: Sendable {
         var missing: [(Int, ServiceKey)] = []
         var factories: [(Int, Int, [ServiceKey])] = []
         var argumentTakers: [Int] = []
-        var adapterRequests: [(Int, ServiceKey)] = []
         links.reserveCapacity(registrations.count)
         edges.reserveCapacity(registrations.count)
         for index in registrations.indices {
@@ -103,12 +102,6 @@ struct DependencyGraph: Sendable {
                     entryEdges.append(Edge(target: target, isImmediate: dependency.isImmediate))
                 } else {
                     entryLinks.append(-1)
-                    if dependency.key.name == nil, dependency.key.type is any AdaptedDependency.Type {
-                        // `All<T>`, `ByName<T>`, `Named<T, N>`: made from other registrations
-                        // (see `DependencyGraph.linking`), so not missing.
-                        adapterRequests.append((index, dependency.key))
-                        continue
-                    }
                     // An optional `Resolver` would silently be `nil`: it is reported like a missing one.
                     if dependency.kind != .optional || dependency.key.isResolver {
                         missing.append((index, dependency.key))
@@ -120,10 +113,12 @@ struct DependencyGraph: Sendable {
         }
         self.links = links
         self.edges = edges
-        self.missing = missing
+        // Collections and named references are asked for by keys nobody registers: they are
+        // told apart from the missing ones here, off the linking loop, and only when something
+        // is missing, so a graph without either pays nothing for them.
+        (self.adapterRequests, self.missing) = missing.isEmpty ? ([], []) : Self.separatingAdapterRequests(missing)
         self.factories = factories
         self.argumentTakers = argumentTakers
-        self.adapterRequests = adapterRequests
         self.asyncCauses = computeAsyncCauses()
     }
 
