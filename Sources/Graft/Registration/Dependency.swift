@@ -48,10 +48,6 @@ struct DeclaredDependency: Sendable {
     /// Whether the caller passes this value when resolving.
     var isArgument: Bool { argument >= 0 }
 
-    /// Whether the graph finds the dependency by its key (neither an argument nor one exact
-    /// registration): what nearly every dependency is, so linking tests this first.
-    var isByKey: Bool { argument == -1 }
-
     /// The registration this dependency is linked to whatever its key's winner, or `nil`.
     var exactRegistration: Int? { argument <= -2 ? Int(-2 - argument) : nil }
 }

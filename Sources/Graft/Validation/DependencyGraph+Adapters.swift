@@ -22,6 +22,24 @@ extension DependencyGraph {
         }
     }
 
+    /// Links the dependencies of the added registrations from `first` on that name one exact
+    /// registration (a collection's items, shadowed ones too), which linking by key has linked
+    /// to their key's winner; kept off the linking loop, which every graph runs.
+    static func linkExactDependencies(
+        of registrations: [Registration],
+        from first: Int,
+        _ links: inout [[Int]],
+        _ edges: inout [[Edge]]
+    ) {
+        for node in first..<registrations.count {
+            for (position, declared) in registrations[node].dependencies.enumerated() {
+                if let exact = declared.exactRegistration { links[node][position] = exact }
+            }
+            // An added registration needs all it gathers before it is made.
+            edges[node] = links[node].filter { $0 >= 0 }.map { Edge(target: $0, isImmediate: true) }
+        }
+    }
+
     /// `missing` split into the requests for a collection or a named reference, which linking
     /// answers by adding a registration, and the dependencies that are really missing.
     static func separatingAdapterRequests(

@@ -75,13 +75,7 @@ struct DependencyGraph: Sendable {
             entryLinks.reserveCapacity(declaredDependencies.count)
             entryEdges.reserveCapacity(declaredDependencies.count)
             for (position, declared) in declaredDependencies.enumerated() {
-                if !declared.isByKey {
-                    if let exact = declared.exactRegistration {
-                        // A collection's link to one of its items: that registration, shadowed or not.
-                        entryLinks.append(exact)
-                        entryEdges.append(Edge(target: exact, isImmediate: true))
-                        continue
-                    }
+                if declared.isArgument {
                     // The caller passes it: no edge, and nothing is missing.
                     if argumentTakers.last != index { argumentTakers.append(index) }
                     entryLinks.append(-1)
@@ -110,6 +104,9 @@ struct DependencyGraph: Sendable {
             }
             links.append(entryLinks)
             edges.append(entryEdges)
+        }
+        if self.firstAdapter < registrations.count {
+            Self.linkExactDependencies(of: registrations, from: self.firstAdapter, &links, &edges)
         }
         self.links = links
         self.edges = edges
