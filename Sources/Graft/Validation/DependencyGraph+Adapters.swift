@@ -8,17 +8,21 @@ extension DependencyGraph {
     /// new round only runs while an added registration itself asks for one not yet added.
     static func linking(_ registrations: [Registration]) -> DependencyGraph {
         var graph = DependencyGraph(registrations: registrations)
+        // Collections and named references are asked for by keys nobody registers, so only a
+        // graph with missing keys looks for them, after the linking loop every graph runs.
+        guard !graph.missing.isEmpty else { return graph }
         var all = registrations
         var added = Set<ServiceKey>()
         while true {
             let before = all.count
-            for (dependent, key) in graph.adapterRequests where added.insert(key).inserted {
+            for (dependent, key) in adapterRequests(in: graph.missing) where added.insert(key).inserted {
                 guard let adapted = key.type as? any AdaptedDependency.Type else { continue }
                 all.append(adapted.adapter(among: registrations, source: graph.source(dependent)))
             }
             // Each round adds only keys not added before, and types are finite: this ends.
             guard all.count > before else { return graph }
-            graph = DependencyGraph(registrations: all, firstAdapter: registrations.count)
+            graph = DependencyGraph(registrations: all)
+            graph.adoptAdapters(from: registrations.count, answering: added)
         }
     }
 
@@ -40,22 +44,13 @@ extension DependencyGraph {
         }
     }
 
-    /// `missing` split into the requests for a collection or a named reference, which linking
-    /// answers by adding a registration, and the dependencies that are really missing.
-    static func separatingAdapterRequests(
-        _ missing: [(dependent: Int, dependency: ServiceKey)]
-    ) -> (requests: [(dependent: Int, key: ServiceKey)], missing: [(dependent: Int, dependency: ServiceKey)]) {
-        var requests: [(dependent: Int, key: ServiceKey)] = []
-        var stillMissing: [(dependent: Int, dependency: ServiceKey)] = []
-        for (dependent, key) in missing {
-            // A named `All<T>` is no collection: nothing could answer for it, so it is missing.
-            if key.name == nil, key.type is any AdaptedDependency.Type {
-                requests.append((dependent, key))
-            } else {
-                stillMissing.append((dependent, key))
-            }
-        }
-        return (requests, stillMissing)
+    /// The missing keys that are a collection or a named reference, which linking answers
+    /// by adding a registration. A named `All<T>` is none: nothing could answer for it.
+    static func adapterRequests(
+        in missing: [(dependent: Int, dependency: ServiceKey)]
+    ) -> [(dependent: Int, key: ServiceKey)] {
+        missing.filter { $0.dependency.name == nil && $0.dependency.type is any AdaptedDependency.Type }
+            .map { ($0.dependent, $0.dependency) }
     }
 
     /// Whether Graft added `node` for a collection or a named reference.

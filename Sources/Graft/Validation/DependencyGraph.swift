@@ -14,22 +14,19 @@ struct DependencyGraph: Sendable {
     }
 
     /// Per registration, the winning index for each declared dependency, `-1` when unregistered.
-    let links: [[Int]]
+    private(set) var links: [[Int]]
     /// Per registration, the edges to registered dependencies (aliases point at their target).
-    let edges: [[Edge]]
+    private(set) var edges: [[Edge]]
     /// Declared dependencies nobody registers: (registration, dependency key).
-    let missing: [(dependent: Int, dependency: ServiceKey)]
+    private(set) var missing: [(dependent: Int, dependency: ServiceKey)]
     /// Every injected ``Factory``: which registration, which parameter, the argument types it
     /// passes. Few graphs have any; the runtime-argument checks read them.
     let factories: [(dependent: Int, position: Int, arguments: [ServiceKey])]
     /// The registrations that take runtime arguments, in registration order.
     let argumentTakers: [Int]
-    /// Dependencies on a collection or a named reference that no registration answers yet:
-    /// (registration, key). Linking adds a registration for each and links again.
-    let adapterRequests: [(dependent: Int, key: ServiceKey)]
     /// Where the registrations Graft added for collections and named references start; every
     /// registration from here on is one (see `DependencyGraph.linking`).
-    let firstAdapter: Int
+    private(set) var firstAdapter: Int
     /// For each registration, the registration whose async factory makes it need `await`
     /// (itself, or one reached through immediate dependencies), or `nil`.
     /// Stored as 32-bit indexes, `-1` for none: 4 bytes per registration instead of 16.
@@ -49,9 +46,9 @@ struct DependencyGraph: Sendable {
     /// Which registration answers for each key, and each type's registrations.
     let index: ServiceIndex
 
-    /// Links `registrations`, of which those from `firstAdapter` on were added by Graft.
-    init(registrations: [Registration], firstAdapter: Int? = nil) {
-        self.firstAdapter = firstAdapter ?? registrations.count
+    /// Links `registrations`.
+    init(registrations: [Registration]) {
+        self.firstAdapter = registrations.count
         let serviceIndex = ServiceIndex(registrations: registrations)
         self.registrations = registrations
         self.index = serviceIndex
@@ -105,15 +102,9 @@ struct DependencyGraph: Sendable {
             links.append(entryLinks)
             edges.append(entryEdges)
         }
-        if self.firstAdapter < registrations.count {
-            Self.linkExactDependencies(of: registrations, from: self.firstAdapter, &links, &edges)
-        }
         self.links = links
         self.edges = edges
-        // Collections and named references are asked for by keys nobody registers: they are
-        // told apart from the missing ones here, off the linking loop, and only when something
-        // is missing, so a graph without either pays nothing for them.
-        (self.adapterRequests, self.missing) = missing.isEmpty ? ([], []) : Self.separatingAdapterRequests(missing)
+        self.missing = missing
         self.factories = factories
         self.argumentTakers = argumentTakers
         self.asyncCauses = computeAsyncCauses()
@@ -172,6 +163,16 @@ struct DependencyGraph: Sendable {
         case .asyncClosure, .asyncAutowired: "async"
         case .closure, .autowired: nil
         }
+    }
+
+    /// Marks the registrations from `first` on as added by Graft (see `DependencyGraph.linking`):
+    /// links their exact dependencies, drops what they answer from ``missing``, and works out
+    /// again which registrations need `await`.
+    mutating func adoptAdapters(from first: Int, answering answered: Set<ServiceKey>) {
+        firstAdapter = first
+        Self.linkExactDependencies(of: registrations, from: first, &links, &edges)
+        missing.removeAll { answered.contains($0.dependency) }
+        asyncCauses = computeAsyncCauses()
     }
 
     private func computeAsyncCauses() -> [Int32] {
