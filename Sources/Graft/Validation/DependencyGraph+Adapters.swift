@@ -21,8 +21,7 @@ extension DependencyGraph {
             }
             // Each round adds only keys not added before, and types are finite: this ends.
             guard all.count > before else { return graph }
-            graph = DependencyGraph(registrations: all)
-            graph.adoptAdapters(from: registrations.count, answering: added)
+            graph = DependencyGraph(registrations: all).adoptingAdapters(from: registrations.count, answering: added)
         }
     }
 

@@ -14,11 +14,11 @@ struct DependencyGraph: Sendable {
     }
 
     /// Per registration, the winning index for each declared dependency, `-1` when unregistered.
-    private(set) var links: [[Int]]
+    let links: [[Int]]
     /// Per registration, the edges to registered dependencies (aliases point at their target).
-    private(set) var edges: [[Edge]]
+    let edges: [[Edge]]
     /// Declared dependencies nobody registers: (registration, dependency key).
-    private(set) var missing: [(dependent: Int, dependency: ServiceKey)]
+    let missing: [(dependent: Int, dependency: ServiceKey)]
     /// Every injected ``Factory``: which registration, which parameter, the argument types it
     /// passes. Few graphs have any; the runtime-argument checks read them.
     let factories: [(dependent: Int, position: Int, arguments: [ServiceKey])]
@@ -26,7 +26,7 @@ struct DependencyGraph: Sendable {
     let argumentTakers: [Int]
     /// Where the registrations Graft added for collections and named references start; every
     /// registration from here on is one (see `DependencyGraph.linking`).
-    private(set) var firstAdapter: Int
+    let firstAdapter: Int
     /// For each registration, the registration whose async factory makes it need `await`
     /// (itself, or one reached through immediate dependencies), or `nil`.
     /// Stored as 32-bit indexes, `-1` for none: 4 bytes per registration instead of 16.
@@ -168,11 +168,43 @@ struct DependencyGraph: Sendable {
     /// Marks the registrations from `first` on as added by Graft (see `DependencyGraph.linking`):
     /// links their exact dependencies, drops what they answer from ``missing``, and works out
     /// again which registrations need `await`.
-    mutating func adoptAdapters(from first: Int, answering answered: Set<ServiceKey>) {
-        firstAdapter = first
+    func adoptingAdapters(from first: Int, answering answered: Set<ServiceKey>) -> DependencyGraph {
+        var links = links
+        var edges = edges
         Self.linkExactDependencies(of: registrations, from: first, &links, &edges)
-        missing.removeAll { answered.contains($0.dependency) }
-        asyncCauses = computeAsyncCauses()
+        var graph = DependencyGraph(
+            registrations: registrations,
+            index: index,
+            links: links,
+            edges: edges,
+            missing: missing.filter { !answered.contains($0.dependency) },
+            factories: factories,
+            argumentTakers: argumentTakers,
+            firstAdapter: first
+        )
+        graph.asyncCauses = graph.computeAsyncCauses()
+        return graph
+    }
+
+    /// A graph of parts already linked: for ``adoptingAdapters(from:answering:)``.
+    private init(
+        registrations: [Registration],
+        index: ServiceIndex,
+        links: [[Int]],
+        edges: [[Edge]],
+        missing: [(dependent: Int, dependency: ServiceKey)],
+        factories: [(dependent: Int, position: Int, arguments: [ServiceKey])],
+        argumentTakers: [Int],
+        firstAdapter: Int
+    ) {
+        self.registrations = registrations
+        self.index = index
+        self.links = links
+        self.edges = edges
+        self.missing = missing
+        self.factories = factories
+        self.argumentTakers = argumentTakers
+        self.firstAdapter = firstAdapter
     }
 
     private func computeAsyncCauses() -> [Int32] {
