@@ -124,6 +124,10 @@ private final class Settings: Sendable {}
         #expect(problems.first?.summary == "no registration for AuditLog, which Plugin[\"tracing\"] needs")
         #expect(problems.first?.path == ["PluginHost", "All<Plugin>", "Plugin[\"tracing\"]", "AuditLog"])
         #expect(
+            problems.first?.description.contains("resolving: PluginHost → All<Plugin> → Plugin[\"tracing\"] → AuditLog")
+                == true
+        )
+        #expect(
             problems.first?.hints.contains("Plugin[\"tracing\"] is in the All<Plugin> that PluginHost receives") == true
         )
     }
@@ -163,6 +167,9 @@ private final class Settings: Sendable {}
                 == "captive dependency: PluginHost (.singleton) depends on Plugin[\"session\"] (.scoped)"
         )
         #expect(problems.first?.path == ["PluginHost", "All<Plugin>", "Plugin[\"session\"]"])
+        #expect(
+            problems.first?.description.contains("resolving: PluginHost → All<Plugin> → Plugin[\"session\"]") == true
+        )
         #expect(problems.first?.hints.first?.contains("make PluginHost .scoped or shorter-lived") == true)
     }
 
