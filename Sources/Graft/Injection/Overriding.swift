@@ -52,7 +52,7 @@ extension ContainerBuilder {
     /// A builder holding `table`'s registrations, in which new registrations replace old ones.
     init(overriding table: RegistrationTable) {
         self.init()
-        registrations = table.registrations
+        registrations = table.graph.userRegistrations
         requirements = table.requirements
         unhandledErrorHandler = table.problemReporter
         replacesExisting = true

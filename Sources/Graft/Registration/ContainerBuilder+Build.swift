@@ -69,7 +69,7 @@ extension ContainerBuilder {
 
     /// Links the registrations into the graph that validation, export and freezing read.
     func link() -> DependencyGraph {
-        DependencyGraph(registrations: decoratedRegistrations())
+        DependencyGraph.linking(decoratedRegistrations())
     }
 
     func problems(in graph: DependencyGraph, buildIsAsync: Bool) -> [GraftError] {

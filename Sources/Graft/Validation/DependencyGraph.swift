@@ -24,6 +24,9 @@ struct DependencyGraph: Sendable {
     let factories: [(dependent: Int, position: Int, arguments: [ServiceKey])]
     /// The registrations that take runtime arguments, in registration order.
     let argumentTakers: [Int]
+    /// Where the registrations Graft added for collections and named references start; every
+    /// registration from here on is one (see `DependencyGraph.linking`).
+    let firstAdapter: Int
     /// For each registration, the registration whose async factory makes it need `await`
     /// (itself, or one reached through immediate dependencies), or `nil`.
     /// Stored as 32-bit indexes, `-1` for none: 4 bytes per registration instead of 16.
@@ -45,6 +48,7 @@ struct DependencyGraph: Sendable {
 
     /// Links `registrations`.
     init(registrations: [Registration]) {
+        self.firstAdapter = registrations.count
         let serviceIndex = ServiceIndex(registrations: registrations)
         self.registrations = registrations
         self.index = serviceIndex
@@ -143,6 +147,7 @@ struct DependencyGraph: Sendable {
     func factoryNote(_ node: Int) -> String? {
         let decorators = registrations[node].activations.filter { $0.role == .decorator }.count
         let notes = [
+            adapterNote(node),
             arguments(of: node).isEmpty ? nil : "arguments \(arguments(of: node).typeList)",
             kindNote(node),
             decorators == 0 ? nil : (decorators == 1 ? "decorated" : "decorated ×\(decorators)"),
@@ -158,6 +163,48 @@ struct DependencyGraph: Sendable {
         case .asyncClosure, .asyncAutowired: "async"
         case .closure, .autowired: nil
         }
+    }
+
+    /// Marks the registrations from `first` on as added by Graft (see `DependencyGraph.linking`):
+    /// links their exact dependencies, drops what they answer from ``missing``, and works out
+    /// again which registrations need `await`.
+    func adoptingAdapters(from first: Int, answering answered: Set<ServiceKey>) -> DependencyGraph {
+        var links = links
+        var edges = edges
+        Self.linkExactDependencies(of: registrations, from: first, &links, &edges)
+        var graph = DependencyGraph(
+            registrations: registrations,
+            index: index,
+            links: links,
+            edges: edges,
+            missing: missing.filter { !answered.contains($0.dependency) },
+            factories: factories,
+            argumentTakers: argumentTakers,
+            firstAdapter: first
+        )
+        graph.asyncCauses = graph.computeAsyncCauses()
+        return graph
+    }
+
+    /// A graph of parts already linked: for ``adoptingAdapters(from:answering:)``.
+    private init(
+        registrations: [Registration],
+        index: ServiceIndex,
+        links: [[Int]],
+        edges: [[Edge]],
+        missing: [(dependent: Int, dependency: ServiceKey)],
+        factories: [(dependent: Int, position: Int, arguments: [ServiceKey])],
+        argumentTakers: [Int],
+        firstAdapter: Int
+    ) {
+        self.registrations = registrations
+        self.index = index
+        self.links = links
+        self.edges = edges
+        self.missing = missing
+        self.factories = factories
+        self.argumentTakers = argumentTakers
+        self.firstAdapter = firstAdapter
     }
 
     private func computeAsyncCauses() -> [Int32] {

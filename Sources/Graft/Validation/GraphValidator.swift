@@ -35,20 +35,30 @@ struct GraphValidator {
     private func missingDependencies() -> [GraftError] {
         guard !graph.missing.isEmpty else { return [] }
         let unmet = unmetKeys
-        return graph.missing.filter { !unmet.contains($0.dependency) }.map { dependent, dependency in
-            let dependentKey = graph.key(dependent)
+        return graph.missing.filter { !unmet.contains($0.dependency) }.flatMap { dependent, dependency in
             if dependency.isResolver {
-                return resolverDependency(of: dependent)
+                return [resolverDependency(of: dependent)]
             }
-            return GraftError(
-                .missingDependency,
-                "no registration for \(dependency.subject), which \(dependentKey) needs",
-                service: dependency.description,
-                path: [dependentKey.description, dependency.description],
-                hints: Suggestions.hints(for: dependency, among: graph.keys)
-                    + ["\(dependentKey) was registered at \(graph.source(dependent))"]
-            )
+            // A named reference is no registration of the user's: its holders are told.
+            guard graph.isAdapter(dependent) else { return [missingDependency(dependency, of: dependent)] }
+            return graph.holders(of: dependent).map { namedDependencyMissing(dependency, of: $0, via: dependent) }
         }
+    }
+
+    /// `dependency` missing for `dependent`; the path starts at the holder of the collection
+    /// `dependent` is in, when it is in one.
+    private func missingDependency(_ dependency: ServiceKey, of dependent: Int) -> GraftError {
+        let dependentKey = graph.key(dependent)
+        let lead = graph.pathThroughCollection(to: dependent) ?? [dependent]
+        return GraftError(
+            .missingDependency,
+            "no registration for \(dependency.subject), which \(dependentKey) needs",
+            service: dependency.description,
+            path: lead.map { graph.key($0).description } + [dependency.description],
+            hints: Suggestions.hints(for: dependency, among: graph.userKeys)
+                + collectionHint(lead)
+                + ["\(dependentKey) was registered at \(graph.source(dependent))"]
+        )
     }
 
     /// A registration that asks for ``Resolver`` as a service: an autowired initializer that
@@ -150,7 +160,7 @@ struct GraphValidator {
 
     /// The cycle through `members`, from its canonical start back to it.
     private func cycleProblem(_ members: [Int]) -> GraftError {
-        let keys = canonical(members).map(graph.key)
+        let keys = startingAfterRegistration(canonical(members)).map(graph.key)
         return CycleReport.error(keys + keys.prefix(1))
     }
 
