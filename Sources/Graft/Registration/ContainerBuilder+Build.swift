@@ -83,7 +83,12 @@ extension ContainerBuilder {
         let graph = link()
         let problems = problems(in: graph, buildIsAsync: buildIsAsync)
         guard problems.isEmpty else { throw Self.invalidGraph(problems) }
-        return Container(freezing: graph, requirements: requirements, problemReporter: unhandledErrorHandler)
+        return Container(
+            freezing: graph,
+            requirements: requirements,
+            problemReporter: unhandledErrorHandler,
+            observers: observers
+        )
     }
 
     /// Throws the eager failures, after disposing the eager singletons that were created.

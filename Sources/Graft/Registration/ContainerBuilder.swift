@@ -29,6 +29,8 @@ public struct ContainerBuilder: Sendable {
     var decorators: [Decorator] = []
     /// Set while overriding: a registration replaces every earlier one of the same type and name.
     var replacesExisting = false
+    /// Told of what the built container makes and disposes (see `addObserver(_:)`).
+    var observers: [any ContainerObserver] = []
 
     /// Receives errors nobody else can: disposal failures while `withScope`'s body had already
     /// thrown its own error. Writes them to standard error unless you set it.

@@ -47,9 +47,15 @@ extension Container {
     convenience init(
         freezing graph: DependencyGraph,
         requirements: [ModuleRequirement],
-        problemReporter: @escaping @Sendable (GraftError) -> Void
+        problemReporter: @escaping @Sendable (GraftError) -> Void,
+        observers: [any ContainerObserver] = []
     ) {
-        let table = RegistrationTable(graph: graph, requirements: requirements, problemReporter: problemReporter)
+        let table = RegistrationTable(
+            graph: graph,
+            requirements: requirements,
+            problemReporter: problemReporter,
+            observers: Observers.of(observers)
+        )
         self.init(core: ContainerCore(table: table))
     }
 

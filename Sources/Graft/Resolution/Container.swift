@@ -88,7 +88,10 @@ public final class Container: Resolver {
     /// - Throws: ``GraftError`` with code ``GraftError/Code/disposalFailed`` listing every
     ///   `dispose()` that threw, after all of them ran.
     public func shutdown() throws(GraftError) {
-        try Scope.throwIfFailed(core.root.closeCollectingFailures(by: .container), closing: "the container")
+        try Scope.throwIfFailed(
+            core.root.closeCollectingFailures(by: .container, observers: core.table.observers),
+            closing: "the container"
+        )
     }
 
     /// Closes every open scope, then disposes what the container created, awaiting async
@@ -96,7 +99,10 @@ public final class Container: Resolver {
     ///
     /// - Throws: ``GraftError`` listing every `dispose()` that threw.
     public func shutdown() async throws(GraftError) {
-        try Scope.throwIfFailed(await core.root.closeAwaitingDisposals(), closing: "the container")
+        try Scope.throwIfFailed(
+            await core.root.closeAwaitingDisposals(observers: core.table.observers),
+            closing: "the container"
+        )
     }
 }
 

@@ -90,8 +90,10 @@ extension ContainerCore {
         arguments: [any Sendable]? = nil,
         publish: (Service) -> Void = { _ in }
     ) async throws(GraftError) -> Service {
+        let start = entry.isObserved ? observationStart() : nil
         var value: Service = try await constructAsync(entry, &state, disposed: disposed, arguments: arguments)
         try finishCreation(&value, entry, &state, disposed: disposed, publish: publish)
+        if let start { reportCreation(entry, state, since: start) }
         return value
     }
 

@@ -124,6 +124,7 @@ extension ContainerCore {
     @usableFromInline
     func factoryFailure(_ error: any Error, _ entry: Entry) -> GraftError {
         if let error = error as? GraftError { return error }
+        if entry.isObserved { reportFactoryFailure(entry, error) }
         return GraftError(
             .factoryFailed,
             "factory of \(entry.key) threw: \(error)",

@@ -228,8 +228,28 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         arguments: [any Sendable]? = nil,
         publish: (Service) -> Void = { _ in }
     ) throws(GraftError) -> Service {
+        if entry.isObserved {
+            return try createObserved(entry, &state, disposed: disposed, arguments: arguments, publish: publish)
+        }
         var value: Service = try construct(entry, &state, disposed: disposed, arguments: arguments)
         try finishCreation(&value, entry, &state, disposed: disposed, publish: publish)
+        return value
+    }
+
+    /// ``create(_:_:disposed:arguments:publish:)`` for a container with observers, which are
+    /// told of the instance made; kept out of line, so a container without any pays one branch.
+    @inline(never)
+    func createObserved<Service: Sendable>(
+        _ entry: Entry,
+        _ state: inout ResolveState,
+        disposed: Bool,
+        arguments: [any Sendable]?,
+        publish: (Service) -> Void
+    ) throws(GraftError) -> Service {
+        let start = observationStart()
+        var value: Service = try construct(entry, &state, disposed: disposed, arguments: arguments)
+        try finishCreation(&value, entry, &state, disposed: disposed, publish: publish)
+        reportCreation(entry, state, since: start)
         return value
     }
 

@@ -49,6 +49,8 @@ final class Entry: Sendable {
     /// Whether a shared instance's cell holds the instance itself (``InstanceCell``), asked once
     /// here rather than of the runtime at every read.
     @usableFromInline let holdsInstanceItself: Bool
+    /// Whether the container has observers to tell of each creation (see ``Observers``).
+    let isObserved: Bool
 
     init(
         registration: Registration,
@@ -56,8 +58,10 @@ final class Entry: Sendable {
         dependencies: [Dependency],
         links: [Int],
         slot: Int,
-        asyncCause: Int?
+        asyncCause: Int?,
+        isObserved: Bool = false
     ) {
+        self.isObserved = isObserved
         self.key = registration.key
         self.index = index
         self.lifetime = registration.lifetime
@@ -96,7 +100,7 @@ final class Entry: Sendable {
     ///
     /// A shared instance's slot is its registration's index: the container's slots and each
     /// scope's table have room for every registration, so no numbering is kept elsewhere.
-    convenience init(graph: DependencyGraph, index: Int) {
+    convenience init(graph: DependencyGraph, index: Int, isObserved: Bool = false) {
         let registration = graph.registrations[index]
         self.init(
             registration: registration,
@@ -104,7 +108,8 @@ final class Entry: Sendable {
             dependencies: graph.dependencies(of: index),
             links: graph.links[index],
             slot: registration.lifetime.store == .none || registration.lifetime.store == .call ? -1 : index,
-            asyncCause: graph.asyncCause(index)
+            asyncCause: graph.asyncCause(index),
+            isObserved: isObserved
         )
     }
 

@@ -17,13 +17,17 @@ final class RegistrationTable: Sendable {
     /// The registrations declared with `registerScopeValue`, whose slots a child scope copies
     /// from its parent.
     let scopeValueSlots: [Int]
+    /// What the builder was given to observe the container; `nil` when nothing observes it.
+    let observers: Observers?
 
     /// Freezes `graph`, which linking made and validation accepted.
     init(
         graph: DependencyGraph,
         requirements: [ModuleRequirement],
-        problemReporter: @escaping @Sendable (GraftError) -> Void
+        problemReporter: @escaping @Sendable (GraftError) -> Void,
+        observers: Observers? = nil
     ) {
+        self.observers = observers
         self.graph = graph
         self.requirements = requirements
         self.problemReporter = problemReporter
@@ -45,7 +49,7 @@ final class RegistrationTable: Sendable {
 
     @usableFromInline
     func makeEntry(_ index: Int) -> Unmanaged<Entry> {
-        cells.publish(Entry(graph: graph, index: index), at: index)
+        cells.publish(Entry(graph: graph, index: index, isObserved: observers != nil), at: index)
     }
 
     /// The entries, by registration index.

@@ -18,6 +18,9 @@ public enum GraphFormat: String, Sendable, CaseIterable {
 struct GraphRenderer {
     let graph: DependencyGraph
     let problems: [GraftError]
+    /// A line more for some nodes' labels, by service as messages name it (a start-up
+    /// report's figures).
+    var notes: [String: String] = [:]
 
     func render(_ format: GraphFormat) -> String {
         switch format {
@@ -46,7 +49,8 @@ struct GraphRenderer {
         case let note? where note.hasPrefix("instance") || note.hasPrefix("alias"): lifetime = note
         case let note?: lifetime = "\(graph.lifetime(node)), \(note)"
         }
-        return "\(key.typeName)\(name)\\n\(lifetime)"
+        let note = notes[key.description].map { "\\n\($0)" } ?? ""
+        return "\(key.typeName)\(name)\\n\(lifetime)\(note)"
     }
 
     private static let colours: [Lifetime: String] = [

@@ -1,0 +1,93 @@
+/// Told what a container makes, what failed to be made, and what it disposes.
+///
+/// Add one with ``ContainerBuilder/addObserver(_:)`` before `build()`. Each method is called
+/// on the thread or task that did the work, right after it, so an observer must be quick and
+/// must not resolve from the container it observes. Every method has a default that does
+/// nothing: implement only those you need.
+///
+/// A container built without an observer pays nothing for observation: whether it has one is
+/// decided once, when it is built, and no clock is read and no event made otherwise.
+///
+/// ```swift
+/// struct Printer: ContainerObserver {
+///     func didCreate(_ event: CreationEvent) {
+///         print("made \(event.service) (\(event.lifetime)) in \(event.duration)")
+///     }
+/// }
+/// builder.addObserver(Printer())
+/// ```
+public protocol ContainerObserver: Sendable {
+    /// An instance was made: its factory ran (its dependencies with it) and its activation
+    /// hooks and decorators ran. An existing shared instance handed out again is not made.
+    func didCreate(_ event: CreationEvent)
+
+    /// A factory threw. A dependency's failure is reported once, for the dependency's own
+    /// factory, not again for each service that needed it.
+    func factoryDidThrow(_ event: FactoryFailureEvent)
+
+    /// An instance was disposed when its scope or container closed, or its `dispose()` threw.
+    func didDispose(_ event: DisposalEvent)
+}
+
+extension ContainerObserver {
+    /// Does nothing.
+    public func didCreate(_ event: CreationEvent) {}
+
+    /// Does nothing.
+    public func factoryDidThrow(_ event: FactoryFailureEvent) {}
+
+    /// Does nothing.
+    public func didDispose(_ event: DisposalEvent) {}
+}
+
+/// Who owns an instance: disposes it, and keeps it when its lifetime shares it.
+public enum InstanceOwner: Hashable, Sendable, CustomStringConvertible {
+    /// The root container: singletons, and what is resolved from the container itself.
+    case container
+    /// A scope, identified as `ObjectIdentifier(scope)`: scoped instances, and what is
+    /// resolved from that scope.
+    case scope(ObjectIdentifier)
+
+    /// `container` or `scope`.
+    public var description: String {
+        switch self {
+        case .container: "container"
+        case .scope: "scope"
+        }
+    }
+}
+
+/// One instance made, as a ``ContainerObserver`` is told of it.
+public struct CreationEvent: Sendable {
+    /// The service as Graft's messages name it: its type, and its name when it has one
+    /// (`Engine "v12"`).
+    public let service: String
+    /// The registration's lifetime.
+    public let lifetime: Lifetime
+    /// When the creation began, on the continuous clock.
+    public let start: ContinuousClock.Instant
+    /// How long the creation took: the factory, the dependencies it made, and the activation
+    /// hooks and decorators.
+    public let duration: Duration
+    /// Who owns the instance.
+    public let owner: InstanceOwner
+
+    /// When the creation ended: ``start`` plus ``duration``.
+    public var end: ContinuousClock.Instant { start + duration }
+}
+
+/// A factory that threw, as a ``ContainerObserver`` is told of it.
+public struct FactoryFailureEvent: Sendable {
+    /// The service whose factory threw, as Graft's messages name it.
+    public let service: String
+    /// What the factory threw.
+    public let error: any Error
+}
+
+/// An instance disposed, as a ``ContainerObserver`` is told of it.
+public struct DisposalEvent: Sendable {
+    /// The service disposed, as Graft's messages name it.
+    public let service: String
+    /// What `dispose()` threw, or `nil` when it returned.
+    public let error: (any Error)?
+}

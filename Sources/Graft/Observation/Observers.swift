@@ -1,0 +1,64 @@
+/// The observers of one built container, told of its work by the engine.
+///
+/// A table holds one only when the builder was given an observer; each ``Entry`` of such a
+/// table is marked `isObserved`, so the engine asks "observed?" with one read of the entry it
+/// already holds, and a container without observers never reads a clock or makes an event.
+final class Observers: Sendable {
+    let list: [any ContainerObserver]
+
+    /// The observers of `list`, or `nil` when it is empty.
+    static func of(_ list: [any ContainerObserver]) -> Observers? {
+        list.isEmpty ? nil : Observers(list)
+    }
+
+    private init(_ list: [any ContainerObserver]) {
+        self.list = list
+    }
+
+    func didCreate(_ event: CreationEvent) {
+        for observer in list { observer.didCreate(event) }
+    }
+
+    func factoryDidThrow(_ event: FactoryFailureEvent) {
+        for observer in list { observer.factoryDidThrow(event) }
+    }
+
+    func didDispose(_ key: ServiceKey, error: (any Error)?) {
+        let event = DisposalEvent(service: key.description, error: error)
+        for observer in list { observer.didDispose(event) }
+    }
+}
+
+/// Reporting to observers: the helpers the synchronous and async paths both call.
+extension ContainerCore {
+    /// The start of an observed creation.
+    @inline(never)
+    func observationStart() -> ContinuousClock.Instant {
+        ContinuousClock.now
+    }
+
+    /// Tells the observers that `entry`'s instance, begun at `start`, was made for `state`'s
+    /// scope.
+    @inline(never)
+    func reportCreation(_ entry: Entry, _ state: borrowing ResolveState, since start: ContinuousClock.Instant) {
+        let duration = ContinuousClock.now - start
+        guard let observers = table.observers else { return }
+        let scope = state.scope
+        observers.didCreate(
+            CreationEvent(
+                service: entry.key.description,
+                lifetime: entry.lifetime,
+                start: start,
+                duration: duration,
+                owner: scope.isRoot ? .container : .scope(ObjectIdentifier(scope))
+            )
+        )
+    }
+
+    /// Tells the observers that `entry`'s own factory threw `error` (not a `GraftError`, which
+    /// a dependency's failure is, and which was reported for that dependency).
+    @inline(never)
+    func reportFactoryFailure(_ entry: Entry, _ error: any Error) {
+        table.observers?.factoryDidThrow(FactoryFailureEvent(service: entry.key.description, error: error))
+    }
+}
