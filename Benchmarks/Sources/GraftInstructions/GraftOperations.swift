@@ -4,24 +4,24 @@ import RandomGraph
 
 /// The scenarios with Graft, from the containers the ordo-one benchmarks build.
 enum GraftOperations {
-    static func run(_ scenario: Scenario, iterations: Int) throws {
+    static func run(_ scenario: Scenario, iterations: Int, observers: [any ContainerObserver] = []) throws {
         switch scenario {
         case .singleton:
-            let container = try GraftContainers.makeTransientGraph()
+            let container = try GraftContainers.makeTransientGraph(observers: observers)
             _ = try container.resolve(AppSettings.self)
             for _ in 0..<iterations { blackHole(try container.resolve(AppSettings.self)) }
         case .transient:
-            let container = try GraftContainers.makeTransientGraph()
+            let container = try GraftContainers.makeTransientGraph(observers: observers)
             for _ in 0..<iterations { blackHole(try container.resolve(Leaf.self)) }
         case .graph:
-            let container = try GraftContainers.makeTransientGraph()
+            let container = try GraftContainers.makeTransientGraph(observers: observers)
             for _ in 0..<iterations { blackHole(try container.resolve(A.self)) }
         case .graphSingletonLeaf:
-            let container = try GraftContainers.makeGraphWithSingletonLeaf()
+            let container = try GraftContainers.makeGraphWithSingletonLeaf(observers: observers)
             _ = try container.resolve(D.self)
             for _ in 0..<iterations { blackHole(try container.resolve(A.self)) }
         case .requestScope:
-            let container = try GraftContainers.makeTransientGraph()
+            let container = try GraftContainers.makeTransientGraph(observers: observers)
             _ = try container.resolve(AppSettings.self)
             for _ in 0..<iterations {
                 let scope = container.makeScope()
@@ -44,3 +44,6 @@ enum GraftOperations {
         }
     }
 }
+
+/// An observer told of everything, which does nothing with it.
+struct IgnoringObserver: ContainerObserver {}

@@ -27,6 +27,8 @@ enum Library: String, CaseIterable {
     case handwritten
     case graft
     case swinject
+    /// Graft with one observer that does nothing: what observing a container costs.
+    case graftObserved
 }
 
 /// Keeps a value alive as far as the optimizer knows, so a loop of resolves is not thrown

@@ -28,6 +28,7 @@ else {
 switch library {
 case .handwritten: HandWrittenOperations.run(scenario, iterations: iterations)
 case .graft: try GraftOperations.run(scenario, iterations: iterations)
+case .graftObserved: try GraftOperations.run(scenario, iterations: iterations, observers: [IgnoringObserver()])
 case .swinject: try SwinjectOperations.run(scenario, iterations: iterations)
 }
 

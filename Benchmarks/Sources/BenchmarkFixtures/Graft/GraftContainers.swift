@@ -8,8 +8,11 @@ public import Graft
 public enum GraftContainers {
     /// Scenarios 1, 2, 3, 5 and 7: settings a singleton, the request context scoped,
     /// everything else transient.
-    public static func makeTransientGraph() throws -> Container {
+    ///
+    /// - Parameter observers: What observes the container (none unless measuring observation).
+    public static func makeTransientGraph(observers: [any ContainerObserver] = []) throws -> Container {
         var builder = ContainerBuilder()
+        for observer in observers { builder.addObserver(observer) }
         builder.register(AppSettings.self, lifetime: .singleton) { _ in AppSettings() }
         builder.register(Leaf.self) { _ in Leaf() }
         registerDiamond(in: &builder, dLifetime: .transient)
@@ -19,8 +22,9 @@ public enum GraftContainers {
     }
 
     /// Scenario 4: the same diamond with D a singleton.
-    public static func makeGraphWithSingletonLeaf() throws -> Container {
+    public static func makeGraphWithSingletonLeaf(observers: [any ContainerObserver] = []) throws -> Container {
         var builder = ContainerBuilder()
+        for observer in observers { builder.addObserver(observer) }
         registerDiamond(in: &builder, dLifetime: .singleton)
         return try builder.build()
     }
