@@ -10,10 +10,22 @@ builder.install(PitCrewModule())
 let arguments = CommandLine.arguments
 if let flag = arguments.firstIndex(of: "--graph"), flag + 1 < arguments.count {
     guard let format = GraphFormat(rawValue: arguments[flag + 1]) else {
-        print("usage: race-car [--graph dot|mermaid]")
+        print("usage: race-car [--graph dot|mermaid] [--startup-report]")
         exit(2)
     }
     print(builder.exportGraph(as: format), terminator: "")
+    exit(0)
+}
+
+// `race-car --startup-report` builds, makes the car, then prints where the time went (slowest
+// first) and the graph labelled with it, instead of driving.
+if arguments.contains("--startup-report") {
+    let recorder = StartupRecorder()
+    builder.addObserver(recorder)
+    let container = builder.buildOrExit()
+    _ = try container.resolve(RaceCar.self)
+    print(recorder.report())
+    print(container.exportGraph(as: .dot, labelledWith: recorder.report()), terminator: "")
     exit(0)
 }
 
