@@ -72,6 +72,29 @@ public struct CreationEvent: Sendable {
     /// Who owns the instance.
     public let owner: InstanceOwner
 
+    /// An event, as the engine makes one; to test an observer, or a report, with figures of
+    /// your own.
+    ///
+    /// - Parameters:
+    ///   - service: The service as Graft's messages name it.
+    ///   - lifetime: The registration's lifetime.
+    ///   - start: When the creation began.
+    ///   - duration: How long it took, dependencies included.
+    ///   - owner: Who owns the instance.
+    public init(
+        service: String,
+        lifetime: Lifetime,
+        start: ContinuousClock.Instant,
+        duration: Duration,
+        owner: InstanceOwner
+    ) {
+        self.service = service
+        self.lifetime = lifetime
+        self.start = start
+        self.duration = duration
+        self.owner = owner
+    }
+
     /// When the creation ended: ``start`` plus ``duration``.
     public var end: ContinuousClock.Instant { start + duration }
 }

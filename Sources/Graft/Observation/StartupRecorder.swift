@@ -56,7 +56,10 @@ public struct StartupReport: Sendable, CustomStringConvertible {
     /// The time of the outermost creations: the start-up's time spent creating.
     public let total: Duration
 
-    init(events: [CreationEvent]) {
+    /// The report of `events`, in any order.
+    ///
+    /// - Parameter events: Creations, as a ``ContainerObserver`` was told of them.
+    public init(events: [CreationEvent]) {
         let order = events.indices.sorted {
             events[$0].start != events[$1].start
                 ? events[$0].start < events[$1].start : events[$0].end > events[$1].end
