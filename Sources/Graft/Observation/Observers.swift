@@ -46,7 +46,7 @@ extension ContainerCore {
         let scope = state.scope
         observers.didCreate(
             CreationEvent(
-                service: entry.key.description,
+                service: entry.observedName,
                 lifetime: entry.lifetime,
                 start: start,
                 duration: duration,
@@ -59,6 +59,6 @@ extension ContainerCore {
     /// a dependency's failure is, and which was reported for that dependency).
     @inline(never)
     func reportFactoryFailure(_ entry: Entry, _ error: any Error) {
-        table.observers?.factoryDidThrow(FactoryFailureEvent(service: entry.key.description, error: error))
+        table.observers?.factoryDidThrow(FactoryFailureEvent(service: entry.observedName, error: error))
     }
 }

@@ -228,7 +228,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         arguments: [any Sendable]? = nil,
         publish: (Service) -> Void = { _ in }
     ) throws(GraftError) -> Service {
-        if entry.isObserved {
+        if _slowPath(entry.isObserved) {
             return try createObserved(entry, &state, disposed: disposed, arguments: arguments, publish: publish)
         }
         var value: Service = try construct(entry, &state, disposed: disposed, arguments: arguments)

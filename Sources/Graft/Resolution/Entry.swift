@@ -51,6 +51,8 @@ final class Entry: Sendable {
     @usableFromInline let holdsInstanceItself: Bool
     /// Whether the container has observers to tell of each creation (see ``Observers``).
     let isObserved: Bool
+    /// `key.description`, made once for the observers' events; empty when none observes.
+    let observedName: String
 
     init(
         registration: Registration,
@@ -62,6 +64,7 @@ final class Entry: Sendable {
         isObserved: Bool = false
     ) {
         self.isObserved = isObserved
+        self.observedName = isObserved ? registration.key.description : ""
         self.key = registration.key
         self.index = index
         self.lifetime = registration.lifetime

@@ -179,9 +179,10 @@ extension Scope {
     /// - Parameter observers: The container's observers, for the root's record, which has no
     ///   container to ask; a scope asks its own.
     func closeCollectingFailures(by call: SynchronousClose = .scope, observers: Observers? = nil) -> [GraftError] {
-        let observers = observers ?? retainedContainer?.table.observers
+        let records = beginClose() ?? []
+        let observers = records.isEmpty ? nil : observers ?? retainedContainer?.table.observers
         var failures: [GraftError] = []
-        for record in beginClose() ?? [] {
+        for record in records {
             switch record {
             case .sync(let disposable, let key):
                 do {
@@ -208,9 +209,10 @@ extension Scope {
 
     /// Closes the scope, awaiting async disposals.
     func closeAwaitingDisposals(observers: Observers? = nil) async -> [GraftError] {
-        let observers = observers ?? retainedContainer?.table.observers
+        let records = beginClose() ?? []
+        let observers = records.isEmpty ? nil : observers ?? retainedContainer?.table.observers
         var failures: [GraftError] = []
-        for record in beginClose() ?? [] {
+        for record in records {
             do {
                 switch record {
                 case .sync(let disposable, _): try disposable.dispose()
