@@ -23,9 +23,43 @@ final class Observers: Sendable {
         for observer in list { observer.factoryDidThrow(event) }
     }
 
-    func didDispose(_ key: ServiceKey, error: (any Error)?) {
-        let event = DisposalEvent(service: key.description, error: error)
+    func didDispose(_ service: String, error: (any Error)?) {
+        let event = DisposalEvent(service: service, error: error)
         for observer in list { observer.didDispose(event) }
+    }
+}
+
+/// A disposable that tells observers how its disposal went.
+private struct ObservedDisposable: Disposable {
+    let disposable: any Disposable
+    let service: String
+    let observers: Observers
+
+    func dispose() throws {
+        do {
+            try disposable.dispose()
+            observers.didDispose(service, error: nil)
+        } catch {
+            observers.didDispose(service, error: error)
+            throw error
+        }
+    }
+}
+
+/// An async disposable that tells observers how its disposal went.
+private struct ObservedAsyncDisposable: AsyncDisposable {
+    let disposable: any AsyncDisposable
+    let service: String
+    let observers: Observers
+
+    func dispose() async throws {
+        do {
+            try await disposable.dispose()
+            observers.didDispose(service, error: nil)
+        } catch {
+            observers.didDispose(service, error: error)
+            throw error
+        }
     }
 }
 
@@ -53,6 +87,26 @@ extension ContainerCore {
                 owner: scope.isRoot ? .container : .scope(ObjectIdentifier(scope))
             )
         )
+    }
+
+    /// `record`, made to tell the observers of its disposal when `entry` is observed.
+    ///
+    /// Disposals are observed by wrapping what is disposed when it is adopted, so closing a
+    /// scope or container is the same code with or without observers.
+    func observed(_ record: DisposalRecord, _ entry: Entry) -> DisposalRecord {
+        guard entry.isObserved, let observers = table.observers else { return record }
+        switch record {
+        case .sync(let disposable, let key):
+            return .sync(
+                ObservedDisposable(disposable: disposable, service: entry.observedName, observers: observers),
+                key
+            )
+        case .async(let disposable, let key):
+            return .async(
+                ObservedAsyncDisposable(disposable: disposable, service: entry.observedName, observers: observers),
+                key
+            )
+        }
     }
 
     /// Tells the observers that `entry`'s own factory threw `error` (not a `GraftError`, which

@@ -68,6 +68,6 @@ extension Container {
     /// Disposes what a build that failed had already made (eager singletons), ignoring failures:
     /// the build's own error is what the caller reads.
     func discardAfterFailedBuild() {
-        _ = core.root.closeCollectingFailures(observers: core.table.observers)
+        _ = core.root.closeCollectingFailures()
     }
 }

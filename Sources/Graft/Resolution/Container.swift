@@ -88,10 +88,7 @@ public final class Container: Resolver {
     /// - Throws: ``GraftError`` with code ``GraftError/Code/disposalFailed`` listing every
     ///   `dispose()` that threw, after all of them ran.
     public func shutdown() throws(GraftError) {
-        try Scope.throwIfFailed(
-            core.root.closeCollectingFailures(by: .container, observers: core.table.observers),
-            closing: "the container"
-        )
+        try Scope.throwIfFailed(core.root.closeCollectingFailures(by: .container), closing: "the container")
     }
 
     /// Closes every open scope, then disposes what the container created, awaiting async
@@ -99,10 +96,7 @@ public final class Container: Resolver {
     ///
     /// - Throws: ``GraftError`` listing every `dispose()` that threw.
     public func shutdown() async throws(GraftError) {
-        try Scope.throwIfFailed(
-            await core.root.closeAwaitingDisposals(observers: core.table.observers),
-            closing: "the container"
-        )
+        try Scope.throwIfFailed(await core.root.closeAwaitingDisposals(), closing: "the container")
     }
 }
 

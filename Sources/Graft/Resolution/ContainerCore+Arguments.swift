@@ -38,7 +38,8 @@ extension ContainerCore {
         // The owner is always a `Scope`: `construct` is the only place that sets it.
         guard let object = construction.owner else { return }
         let owner = unsafeDowncast(object.takeUnretainedValue(), to: Scope.self)
-        try adopt(DisposalRecord(disposal, key: table.entries[construction.node].key), by: owner)
+        let entry = table.entries[construction.node]
+        try adopt(observed(DisposalRecord(disposal, key: entry.key), entry), by: owner)
     }
 
     /// Hands `record` to `owner`; when `owner` has closed meanwhile, disposes it now (if that

@@ -175,23 +175,12 @@ extension Scope {
 
     /// Closes the scope, disposing synchronously; async disposables are reported as failures,
     /// with hints for the call that closed it.
-    ///
-    /// - Parameter observers: The container's observers, for the root's record, which has no
-    ///   container to ask; a scope asks its own.
-    func closeCollectingFailures(by call: SynchronousClose = .scope, observers: Observers? = nil) -> [GraftError] {
-        let records = beginClose() ?? []
-        let observers = records.isEmpty ? nil : observers ?? retainedContainer?.table.observers
+    func closeCollectingFailures(by call: SynchronousClose = .scope) -> [GraftError] {
         var failures: [GraftError] = []
-        for record in records {
+        for record in beginClose() ?? [] {
             switch record {
-            case .sync(let disposable, let key):
-                do {
-                    try disposable.dispose()
-                    observers?.didDispose(key, error: nil)
-                } catch {
-                    observers?.didDispose(key, error: error)
-                    failures.append(record.failure(error))
-                }
+            case .sync(let disposable, _):
+                do { try disposable.dispose() } catch { failures.append(record.failure(error)) }
             case .async(_, let key):
                 failures.append(
                     GraftError(
@@ -208,19 +197,15 @@ extension Scope {
     }
 
     /// Closes the scope, awaiting async disposals.
-    func closeAwaitingDisposals(observers: Observers? = nil) async -> [GraftError] {
-        let records = beginClose() ?? []
-        let observers = records.isEmpty ? nil : observers ?? retainedContainer?.table.observers
+    func closeAwaitingDisposals() async -> [GraftError] {
         var failures: [GraftError] = []
-        for record in records {
+        for record in beginClose() ?? [] {
             do {
                 switch record {
                 case .sync(let disposable, _): try disposable.dispose()
                 case .async(let disposable, _): try await disposable.dispose()
                 }
-                observers?.didDispose(record.key, error: nil)
             } catch {
-                observers?.didDispose(record.key, error: error)
                 failures.append(record.failure(error))
             }
         }
