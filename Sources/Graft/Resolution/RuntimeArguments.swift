@@ -35,6 +35,9 @@ extension ContainerCore {
             try requireNoAwait(entry, state)
             // Only transients take arguments (`build()` checks it), so the instance is new and
             // belongs to the scope of the resolve.
+            if _slowPath(entry.isObserved) {
+                return try createObserved(entry, &state, disposed: true, arguments: arguments.values) { _ in }
+            }
             return try create(entry, &state, disposed: true, arguments: arguments.values)
         } catch {
             throw CycleReport.unwinding(error, through: entry.key)
