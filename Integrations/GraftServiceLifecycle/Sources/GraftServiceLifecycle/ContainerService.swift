@@ -1,8 +1,14 @@
 public import Graft
 public import ServiceLifecycle
 
-/// A Graft `Container` as a `Service` in a `ServiceGroup`: on graceful shutdown it drains,
-/// then disposes everything the container created.
+/// A Graft `Container` as a `Service` in a `ServiceGroup`: it starts the container (start hooks,
+/// running services), and on graceful shutdown it drains, stops what started, then disposes
+/// everything the container created.
+///
+/// When the group runs it, the service calls the container's `start()`: start hooks run,
+/// dependencies first, and each running service's `run()` begins (see `ContainerBuilder.runs`).
+/// If a start hook throws, or a running service fails later, the container shuts down and the
+/// service throws the error, which names the service; the group then shuts down the others.
 ///
 /// When the group shuts down gracefully (SIGTERM, say), the service calls the container's
 /// `shutdown(gracePeriod:)`: the container makes no new scope, the scopes already open (requests
@@ -60,18 +66,29 @@ public struct ContainerService: Service, CustomStringConvertible {
         self.gracePeriod = gracePeriod
     }
 
-    /// Waits for graceful shutdown (or cancellation), then drains and shuts the container down.
+    /// Starts the container, waits for graceful shutdown (or cancellation, or a running service
+    /// that fails), then drains and shuts the container down.
     ///
     /// The `ServiceGroup` calls it; you do not. On graceful shutdown the container drains for up
-    /// to ``gracePeriod``; on cancellation it closes what is open at once. Either way every
-    /// disposal runs, even after one has thrown.
+    /// to ``gracePeriod``, then stops what started, newest first; on cancellation it does so at
+    /// once. Either way every stop hook and disposal runs, even after one has thrown.
     ///
-    /// - Throws: A `GraftError` with code `disposalFailed` listing every `dispose()` that threw.
+    /// - Throws: A `GraftError`: `startFailed` or `runningServiceFailed` naming the service;
+    ///   `disposalFailed` or `stopFailed` listing every `dispose()` and stop hook that threw.
     public func run() async throws {
-        // Cancellation ends the wait too: `shutdown(gracePeriod:)` then sees a cancelled task and
-        // closes what is open at once.
-        try? await gracefulShutdown()
-        try await container.shutdown(gracePeriod: gracePeriod)
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            // Starts, then returns once the container has shut down; throws when a start hook or
+            // a running service failed (the container has shut down by then).
+            tasks.addTask { try await container.run() }
+            tasks.addTask {
+                // Cancellation ends the wait too: `shutdown(gracePeriod:)` then sees a cancelled
+                // task and closes what is open at once.
+                try? await gracefulShutdown()
+                try await container.shutdown(gracePeriod: gracePeriod)
+            }
+            // The first error cancels the other task: a failed container needs no graceful wait.
+            while try await tasks.next() != nil {}
+        }
     }
 
     /// How the service appears in `ServiceGroup`'s logs, with its grace period.
