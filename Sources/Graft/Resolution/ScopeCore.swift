@@ -18,9 +18,12 @@ final class ScopeCore: Sendable {
     /// Set once, when the scope closes; read by every resolve through the scope.
     private let closed = Atomic(false)
     private let state = Locked(State())
+    /// The disposals this scope's container is awaiting, shared from the root down (`Lifecycle/`).
+    let disposing: DisposalsInProgress
 
     init(isRoot: Bool, parent: ScopeCore?) {
         self.isRoot = isRoot
+        self.disposing = parent?.disposing ?? DisposalsInProgress()
         self.parent = parent.map { $0.isRoot ? .root(Unmanaged.passUnretained($0)) : .scope($0) }
     }
 
@@ -124,6 +127,14 @@ final class ScopeCore: Sendable {
 
     var isDraining: Bool { state.withLock { $0.drainWaiters != nil } }
 
+    /// For each scope open under this one (each before the scopes under it), the services it
+    /// would dispose.
+    func openScopeHoldings() -> [[ServiceKey]] {
+        let (children, held) = state.withLock { ($0.children.values, $0.disposables.map(\.key)) }
+        // A scope that is closing names its disposals instead (see `disposing`).
+        return (isRoot ? [] : [held]) + children.filter { !$0.isClosed }.flatMap { $0.openScopeHoldings() }
+    }
+
     /// Closes the scope, disposing synchronously; async disposables are reported as failures,
     /// with hints for the call that closed it.
     func close(by call: SynchronousClose = .scope) -> [GraftError] {
@@ -151,6 +162,8 @@ final class ScopeCore: Sendable {
     func closeAsync() async -> [GraftError] {
         var failures: [GraftError] = []
         for record in beginClose() ?? [] {
+            let disposal = disposing.begin(record.key)
+            defer { disposing.end(disposal) }
             do {
                 switch record {
                 case .sync(let disposable, _): try disposable.dispose()
