@@ -44,10 +44,11 @@ public import UnixSignals
 ///
 /// The service traps the shutdown ``signals`` itself, so the grace period starts at the signal
 /// even when the group tells the container last (listed first) and a service before it hangs.
-/// From the signal, the container drains; when ``gracePeriod`` ends, the scopes still open are
-/// closed for them. When ``deadlineAfterGracePeriod`` has passed too and the process is still running, what is still
-/// open (scopes by the services they hold, `dispose()` calls, stop hooks) is logged as critical by
-/// name and the process exits with a non-zero status. A graceful shutdown triggered in code
+/// When the group tells it, the container drains for what is left of ``gracePeriod``; when the
+/// grace period ends before that, the container shuts down then, closing the scopes still open.
+/// When ``deadlineAfterGracePeriod`` has passed too and the process is still running, what is
+/// still open (scopes by the services they hold, `dispose()` calls, stop hooks) is logged as
+/// critical by name and the process exits with a non-zero status. A graceful shutdown triggered in code
 /// (`triggerGracefulShutdown()`) drains the same way but arms no deadline.
 ///
 /// <doc:GracefulShutdown> walks through a whole group, with a job runner in place of a server.
@@ -122,15 +123,10 @@ public struct ContainerService: Service, CustomStringConvertible {
             tasks.addTask {
                 // Cancellation ends the wait too: `shutdown(gracePeriod:)` then sees a cancelled
                 // task and closes what is open at once.
-                if await firstShutdownSignal(trapped) == .unixSignal {
-                    if let deadlineAfterGracePeriod {
-                        ShutdownDeadline(limit: gracePeriod + deadlineAfterGracePeriod).arm(
-                            for: container,
-                            logger: logger
-                        )
-                    }
+                switch await firstShutdownSignal(trapped) {
+                case .gracefulShutdown: try await container.shutdown(gracePeriod: gracePeriod)
+                case .unixSignal: try await shutDownFromSignal()
                 }
-                try await container.shutdown(gracePeriod: gracePeriod)
             }
             // The first error cancels the other task: a failed container needs no graceful wait.
             while try await tasks.next() != nil {}
@@ -158,6 +154,31 @@ public struct ContainerService: Service, CustomStringConvertible {
             let cause = await waits.next() ?? nil
             waits.cancelAll()
             return cause ?? .gracefulShutdown
+        }
+    }
+
+    /// The shutdown a trapped signal started: the grace period runs from the signal, whether the
+    /// group tells this service at once, later, or never (a service before it hangs).
+    private func shutDownFromSignal() async throws {
+        if let deadlineAfterGracePeriod {
+            ShutdownDeadline(limit: gracePeriod + deadlineAfterGracePeriod).arm(for: container, logger: logger)
+        }
+        let signalled = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { shutdowns in
+            shutdowns.addTask {
+                // The group's turn: drain for what is left of the grace period.
+                try? await gracefulShutdown()
+                let left = gracePeriod - (ContinuousClock.now - signalled)
+                try await container.shutdown(gracePeriod: max(left, .zero))
+            }
+            shutdowns.addTask {
+                // The grace period's end, if the group's turn has not come: close what is open.
+                try? await Task.sleep(for: gracePeriod)
+                try await container.shutdown(gracePeriod: .zero)
+            }
+            // Whichever shuts the container down first; the other then finds it shut down.
+            try await shutdowns.next()
+            shutdowns.cancelAll()
         }
     }
 
