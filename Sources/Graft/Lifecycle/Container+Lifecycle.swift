@@ -26,7 +26,7 @@ extension Container {
         )
     }
 
-    /// Starts the container, then returns once it has shut down: after ``shutdown()-3cdtp`` (or
+    /// Starts the container, then returns once it has shut down: after `shutdown()` (or
     /// `shutdown(gracePeriod:)`) from elsewhere, or after a running service failed.
     ///
     /// Cancelling the calling task shuts the container down. This is the loop of a process whose
