@@ -49,7 +49,6 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
             case stopFailed = "stop failed"
             case runningServiceFailed = "running service failed"
             case alreadyStarted = "already started"
-            case shutdownTimedOut = "shutdown timed out"
         }
 
         private let wrapped: Wrapped
@@ -119,8 +118,6 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
         public static let runningServiceFailed = Code(.runningServiceFailed)
         /// `start()` was called on a container that had already started (or tried to).
         public static let alreadyStarted = Code(.alreadyStarted)
-        /// A shutdown's grace period ended while scopes, stop hooks or disposals were still open.
-        public static let shutdownTimedOut = Code(.shutdownTimedOut)
 
         /// A short, human-readable name for the code.
         public var description: String { wrapped.rawValue }
