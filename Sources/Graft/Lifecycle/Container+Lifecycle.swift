@@ -71,7 +71,7 @@ extension Container {
 
     /// The synchronous shutdown: only when nothing needs stopping with `await`.
     func shutDownSynchronously() throws(GraftError) {
-        let toStop = lifecycle.hasWorkToStop { [core] node in core.existingInstance(of: node) }
+        let toStop = lifecycle.servicesToStopWithAwait { [core] node in core.existingInstance(of: node) }
         guard toStop.isEmpty else { throw LifecycleErrors.synchronousShutdown(toStop) }
         let isFirst = lifecycle.state.withLock { state -> Bool in
             defer {

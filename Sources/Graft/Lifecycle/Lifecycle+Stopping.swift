@@ -14,9 +14,9 @@ extension Lifecycle {
         return await stop(started, existingInstance: existingInstance)
     }
 
-    /// Whether shutting down has stop hooks to await or running services to cancel: the
-    /// synchronous `shutdown()` cannot do either.
-    func hasWorkToStop(existingInstance: (Int) -> (any Sendable)?) -> [ServiceKey] {
+    /// The services whose stopping needs `await` (stop hooks to run, `run()`s to cancel and wait
+    /// for), which the synchronous `shutdown()` cannot do.
+    func servicesToStopWithAwait(existingInstance: (Int) -> (any Sendable)?) -> [ServiceKey] {
         let started = state.withLock { Set($0.started.map(\.position)) }
         return plan.services.indices.filter { position in
             let service = plan.services[position]
