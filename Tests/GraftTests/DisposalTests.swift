@@ -252,6 +252,23 @@ private struct BodyFailed: Error, Equatable {
         #expect(scope.isClosed && nested.isClosed)
     }
 
+    @Test func aScopeLetGoWithoutClosingIsDisposedWhenTheContainerShutsDown() throws {
+        var builder = builder(["a", "b"])
+        builder.register(Resource.self, name: "root", lifetime: .singleton) { [log] _ in Resource("root", log: log) }
+        let container = try builder.build()
+        _ = try container.resolve(Resource.self, name: "root")
+        do {
+            let scope = container.makeScope()
+            _ = try scope.resolve(Resource.self, name: "a")
+            _ = try scope.resolve(Resource.self, name: "b")
+        }
+        #expect(log.entries.isEmpty)
+
+        try container.shutdown()
+
+        #expect(log.entries == ["b", "a", "root"])
+    }
+
     @Test func withScopeClosesTheScopeWhenTheBodyEnds() throws {
         let container = try builder(["a"]).build()
 

@@ -44,6 +44,36 @@ enum InjectedBinder: String, CaseIterable, Sendable {
         #expect(gauge == nil)
     }
 
+    @Test func aScopeLetGoWithoutClosingDoesNotKeepItsContainerAlive() throws {
+        weak var container: Container?
+        weak var gauge: Gauge?
+        do {
+            var builder = ContainerBuilder()
+            builder.register(Gauge.self, lifetime: .scoped, using: Gauge.init)
+            let strong = try builder.build()
+            container = strong
+            gauge = try strong.makeScope().resolve(Gauge.self)
+        }
+        #expect(container == nil)
+        #expect(gauge == nil)
+    }
+
+    @Test func aScopeKeepsItsContainerAliveWhileItIsHeld() throws {
+        weak var container: Container?
+        let scope: Scope
+        do {
+            var builder = ContainerBuilder()
+            builder.register(Gauge.self, lifetime: .singleton, using: Gauge.init)
+            let strong = try builder.build()
+            container = strong
+            scope = strong.makeScope()
+        }
+        #expect(container == nil)
+        let first = try scope.resolve(Gauge.self)
+        #expect(try scope.resolve(Gauge.self) === first)
+        try scope.close()
+    }
+
     @Test func droppedContainerReleasesItsSingletonsAndTransientsItOwns() throws {
         weak var singleton: Gauge?
         weak var container: Container?

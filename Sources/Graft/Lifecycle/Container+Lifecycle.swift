@@ -65,7 +65,7 @@ extension Container {
         }
         defer { lifecycle.shutdownEnded.fire() }
         let stops = await lifecycle.stopForShutdown { [core] node in core.existingInstance(of: node) }
-        let disposals = await core.root.closeAsync()
+        let disposals = await core.root.closeAwaitingDisposals(recordingIn: core.disposing)
         if let failure = LifecycleErrors.shutdownFailure(stops: stops, disposals: disposals) { throw failure }
     }
 
@@ -82,7 +82,7 @@ extension Container {
         }
         guard isFirst else { return }
         defer { lifecycle.shutdownEnded.fire() }
-        try Scope.throwIfFailed(core.root.close(by: .container), closing: "the container")
+        try Scope.throwIfFailed(core.root.closeCollectingFailures(by: .container), closing: "the container")
     }
 
     /// A running service failed while the container ran: shut down, and report the failure to

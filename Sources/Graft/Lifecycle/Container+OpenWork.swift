@@ -17,7 +17,7 @@ extension Container {
         let scopes = core.root.openScopeHoldings().map { held in
             held.isEmpty ? "an open scope" : "an open scope holding \(held.map(\.description).joined(separator: ", "))"
         }
-        let disposals = core.root.disposing.current.map { "dispose() of \($0)" }
+        let disposals = core.disposing.current.map { "dispose() of \($0)" }
         let awaited = lifecycle.state.withLock { $0.awaiting }
         return scopes + disposals + (awaited.map { [$0] } ?? [])
     }

@@ -63,6 +63,6 @@ extension Container {
     /// Disposes what a build that failed had already made (eager singletons), ignoring failures:
     /// the build's own error is what the caller reads.
     func discardAfterFailedBuild() {
-        _ = core.root.close()
+        _ = core.root.closeCollectingFailures()
     }
 }

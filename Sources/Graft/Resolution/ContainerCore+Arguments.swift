@@ -35,15 +35,15 @@ extension ContainerCore {
     }
 
     func adoptDelivered(_ disposal: Disposal, for construction: borrowing Construction) throws(GraftError) {
-        // The owner is always a `ScopeCore`: `construct` is the only place that sets it.
+        // The owner is always a `Scope`: `construct` is the only place that sets it.
         guard let object = construction.owner else { return }
-        let owner = unsafeDowncast(object.takeUnretainedValue(), to: ScopeCore.self)
+        let owner = unsafeDowncast(object.takeUnretainedValue(), to: Scope.self)
         try adopt(DisposalRecord(disposal, key: table.entries[construction.node].key), by: owner)
     }
 
     /// Hands `record` to `owner`; when `owner` has closed meanwhile, disposes it now (if that
     /// needs no `await`) and throws.
-    func adopt(_ record: DisposalRecord, by owner: ScopeCore) throws(GraftError) {
+    func adopt(_ record: DisposalRecord, by owner: Scope) throws(GraftError) {
         if !owner.adopt(record) {
             if case .sync(let disposable, _) = record { try? disposable.dispose() }
             throw closedError(record.key, owner)
@@ -165,7 +165,7 @@ struct DeferredLink: Sendable {
     @usableFromInline let target: Int
     @usableFromInline let key: ServiceKey
 
-    init(container: ContainerCore, scope: ScopeCore, target: Int, key: ServiceKey) {
+    init(container: ContainerCore, scope: Scope, target: Int, key: ServiceKey) {
         self.origin = ResolutionOrigin(container: container, scope: scope)
         self.target = target
         self.key = key

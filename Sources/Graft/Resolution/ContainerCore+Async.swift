@@ -75,7 +75,7 @@ extension ContainerCore {
     ) async throws(GraftError) -> Service {
         switch try placement(of: entry, &state, as: Service.self) {
         case .existing(let box):
-            return box.value()
+            return box.value(holdingItself: entry.holdsInstanceItself)
         case .new(let call):
             return try await createAsync(entry, &state, disposed: true) { publish($0, entry, to: call) }
         case .shared:
@@ -177,7 +177,7 @@ extension ContainerCore {
         }
         switch acquisition {
         case .ready(let box):
-            return box.value()
+            return box.value(holdingItself: entry.holdsInstanceItself)
         case .claimed(let chain) where entry.asyncCause == nil:
             // A synchronous factory runs right here: it needs no other thread to finish, so
             // threads blocked waiting for it can never starve it.

@@ -83,7 +83,7 @@ extension ContainerCore {
     }
 
     @usableFromInline
-    func closedError(_ key: ServiceKey, _ scope: ScopeCore) -> GraftError {
+    func closedError(_ key: ServiceKey, _ scope: Scope) -> GraftError {
         if scope.isRoot {
             return GraftError(
                 .closed,

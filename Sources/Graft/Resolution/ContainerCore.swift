@@ -12,11 +12,11 @@
 @usableFromInline
 final class ContainerCore: ConstructionSite, @unchecked Sendable {
     @usableFromInline let table: RegistrationTable
-    @usableFromInline let root: ScopeCore
+    @usableFromInline let root: Scope
     /// `root`, unretained: what a `Container`'s resolves start from. Passing the root itself
     /// would retain and release it on every resolve, a write to one cache line that every
     /// thread resolving from the container shares; `root` keeps it alive as long as this core.
-    @usableFromInline let unretainedRoot: Unmanaged<ScopeCore>
+    @usableFromInline let unretainedRoot: Unmanaged<Scope>
     /// Coordinates the creation of the root container's shared instances (singletons, `.weak`
     /// instances, `Lazy` values resolved from the root).
     let coordinator = CreationCoordinator(firstID: 0, idStride: ContainerCore.coordinatorCount)
@@ -29,12 +29,14 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     let scopeCoordinators = LazyCells<CreationCoordinator>(count: ContainerCore.coordinatorCount - 1)
     static let coordinatorCount = 8
     /// The root container's shared instances, one write-once cell per registration.
-    @usableFromInline let singletons: LazyCells<InstanceStorage>
+    @usableFromInline let singletons: LazyCells<AnyObject>
     let weakInstances = Locked([Int: WeakInstance]())
+    /// The `dispose()` calls this container's scopes are awaiting, named when a shutdown overruns.
+    let disposing = DisposalsInProgress()
 
     init(table: RegistrationTable) {
         self.table = table
-        self.root = ScopeCore(isRoot: true, parent: nil)
+        self.root = Scope(rootOf: ())
         self.unretainedRoot = Unmanaged.passUnretained(root)
         self.singletons = LazyCells(count: table.count)
         super.init()
@@ -68,7 +70,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     func resolve<Service: Sendable>(
         _ type: Service.Type,
         name: String?,
-        from unretainedScope: Unmanaged<ScopeCore>
+        from unretainedScope: Unmanaged<Scope>
     ) throws(GraftError) -> Service {
         if name == nil, let index = table.unnamedIndex(for: ObjectIdentifier(type)) {
             // Borrowed: the caller keeps the scope alive, and its count stays untouched.
@@ -77,9 +79,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
             // index, and the slot keeps its box for the container's whole life, so the box is
             // borrowed and only the instance handed out is retained.
             if !isClosed, let address = singletons.address(index) {
-                return Unmanaged<InstanceStorage>.fromOpaque(address)._withUnsafeGuaranteedRef {
-                    $0.value(as: Service.self)
-                }
+                return InstanceCell.value(at: address, as: Service.self)
             }
             return try resolveEntry(index, from: unretainedScope)
         }
@@ -93,7 +93,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     @usableFromInline
     func resolveEntry<Service: Sendable>(
         _ index: Int,
-        from scope: Unmanaged<ScopeCore>
+        from scope: Unmanaged<Scope>
     ) throws(GraftError) -> Service {
         var state = ResolveState(unmanagedScope: scope)
         return try resolveEntry(index, &state)
@@ -110,9 +110,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
             // index, and the slot keeps its box for the container's whole life, so the box is
             // borrowed and only the instance handed out is retained.
             if !state.scope.isClosed, let address = singletons.address(index) {
-                return Unmanaged<InstanceStorage>.fromOpaque(address)._withUnsafeGuaranteedRef {
-                    $0.value(as: Service.self)
-                }
+                return InstanceCell.value(at: address, as: Service.self)
             }
             return try resolveEntry(index, &state)
         }
@@ -163,9 +161,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         // The slot keeps its box for the container's whole life, so the box is borrowed, not
         // retained; only the instance handed to the caller is.
         if entry.isRootOwned, let address = singletons.address(entry.slot) {
-            return Unmanaged<InstanceStorage>.fromOpaque(address)._withUnsafeGuaranteedRef {
-                $0.value(as: Service.self)
-            }
+            return InstanceCell.value(at: address, as: Service.self, holdingItself: entry.holdsInstanceItself)
         }
         return try makeNew(entry, &state)
     }
@@ -208,7 +204,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     ) throws(GraftError) -> Service {
         switch try placement(of: entry, &state, as: Service.self) {
         case .existing(let box):
-            return box.value()
+            return box.value(holdingItself: entry.holdsInstanceItself)
         case .new(let call):
             try requireNoAwait(entry, state)
             return try create(entry, &state, disposed: true) { publish($0, entry, to: call) }
@@ -379,7 +375,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         }
         switch acquisition {
         case .ready(let box):
-            return box.value()
+            return box.value(holdingItself: entry.holdsInstanceItself)
         case .claimed(let chain):
             return try createClaimed(entry, chain, by: coordinator, state)
         }
@@ -410,7 +406,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     /// `coordinator` issued.
     func completeShared<Service: Sendable>(
         _ entry: Entry,
-        _ scope: ScopeCore,
+        _ scope: Scope,
         _ chain: CreationChain,
         by coordinator: CreationCoordinator,
         _ creation: () throws -> Service
@@ -418,7 +414,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         do {
             let published = try publishShared(try creation(), entry, scope)
             coordinator.finish(chain, .success(published))
-            return published.value()
+            return published.value(holdingItself: entry.holdsInstanceItself)
         } catch {
             let failure = GraftError.wrapping(error)
             coordinator.finish(chain, .failure(failure))

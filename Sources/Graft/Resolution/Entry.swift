@@ -46,6 +46,9 @@ final class Entry: Sendable {
     @usableFromInline let isRootOwned: Bool
     /// Whether any activation hook runs on new instances.
     @usableFromInline let hasActivations: Bool
+    /// Whether a shared instance's cell holds the instance itself (``InstanceCell``), asked once
+    /// here rather than of the runtime at every read.
+    @usableFromInline let holdsInstanceItself: Bool
 
     init(
         registration: Registration,
@@ -71,6 +74,8 @@ final class Entry: Sendable {
             self.isAsync = true
         }
         self.serviceType = registration.serviceType
+        func holdsItself<Service>(_ type: Service.Type) -> Bool { InstanceCell.holdsInstanceItself(type) }
+        self.holdsInstanceItself = holdsItself(registration.serviceType)
         self.dependencies = dependencies
         self.links = links
         self.plainTargets = LinkBuffer(

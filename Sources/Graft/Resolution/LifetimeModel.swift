@@ -81,7 +81,7 @@ extension ContainerCore {
 
     /// The coordinator that creates `scope`'s shared instances: the root's, or one of the scope
     /// coordinators, the same one for every resolve from `scope`.
-    func coordinator(of scope: ScopeCore) -> CreationCoordinator {
+    func coordinator(of scope: Scope) -> CreationCoordinator {
         guard !scope.isRoot else { return coordinator }
         // The scope's address picks one: heap objects are 16-byte aligned, so the low bits say
         // nothing.
@@ -93,12 +93,12 @@ extension ContainerCore {
     }
 
     /// The coordinator that creates the shared instance of `entry` resolved from `scope`.
-    func coordinator(for entry: Entry, _ scope: ScopeCore) -> CreationCoordinator {
+    func coordinator(for entry: Entry, _ scope: Scope) -> CreationCoordinator {
         entry.lifetime.store == .scopeSlot ? coordinator(of: scope) : coordinator
     }
 
     /// The slot a shared instance of `entry` is created in, for the creation coordinator.
-    func sharedSlot(_ entry: Entry, _ scope: ScopeCore) -> SlotID {
+    func sharedSlot(_ entry: Entry, _ scope: Scope) -> SlotID {
         SlotID(store: entry.lifetime.store == .scopeSlot ? scope.id : root.id, index: entry.slot)
     }
 
@@ -119,14 +119,14 @@ extension ContainerCore {
     /// The shared instance of `entry`, boxed, if it exists.
     func existingShared<Service: Sendable>(
         _ entry: Entry,
-        _ scope: ScopeCore,
+        _ scope: Scope,
         as type: Service.Type
     ) -> InstanceCell? {
         switch entry.lifetime.store {
         case .scopeSlot: scope.scopedInstance(entry.slot)
         case .weakTable: weakCell(entry.slot, as: Service.self)
         case .none, .call, .rootSlot:
-            singletons.load(entry.slot).map { InstanceCell(storage: $0.takeUnretainedValue()) }
+            singletons.load(entry.slot).map { InstanceCell(object: $0.takeUnretainedValue()) }
         }
     }
 
@@ -142,9 +142,9 @@ extension ContainerCore {
     func publishShared<Service: Sendable>(
         _ value: Service,
         _ entry: Entry,
-        _ scope: ScopeCore
+        _ scope: Scope
     ) throws(GraftError) -> InstanceCell {
-        let box = InstanceCell.make(value)
+        let box = InstanceCell.make(value, holdingItself: entry.holdsInstanceItself)
         switch entry.lifetime.store {
         case .scopeSlot:
             scope.storeScopedInstance(box, slot: entry.slot)
@@ -161,7 +161,7 @@ extension ContainerCore {
             weakInstances.withLock { $0[entry.slot] = instance }
             return box
         case .none, .call, .rootSlot:
-            return InstanceCell(storage: singletons.publish(box.storage, at: entry.slot).takeUnretainedValue())
+            return InstanceCell(object: singletons.publish(box.object, at: entry.slot).takeUnretainedValue())
         }
     }
 }

@@ -22,7 +22,7 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     /// What a frame is lent for.
     struct Step {
         let container: Unmanaged<ContainerCore>
-        let scope: Unmanaged<ScopeCore>
+        let scope: Unmanaged<Scope>
         let parent: Unmanaged<ResolutionFrame>?
         let call: Unmanaged<CallState>?
         /// The entry whose factory or hook receives the frame.
@@ -36,7 +36,7 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     /// What the frame is lent for now.
     @exclusivity(unchecked) private var step: Step
     /// What the step refers to, retained once the frame outlives the factory it was lent to.
-    @exclusivity(unchecked) private var retained: (ContainerCore, ScopeCore, ResolutionFrame?, CallState?)?
+    @exclusivity(unchecked) private var retained: (ContainerCore, Scope, ResolutionFrame?, CallState?)?
 
     /// The shelf of the thread the frame was lent on, which a synchronous factory returns it to.
     @exclusivity(unchecked) private var shelf: Unmanaged<LendingShelf>
@@ -93,7 +93,7 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     /// The container, for resolves that are not on the hot path.
     var container: ContainerCore { step.container.takeUnretainedValue() }
     /// The scope, for resolves that are not on the hot path.
-    var scope: ScopeCore { step.scope.takeUnretainedValue() }
+    var scope: Scope { step.scope.takeUnretainedValue() }
     var parent: ResolutionFrame? { step.parent?.takeUnretainedValue() }
     var call: CallState? { step.call?.takeUnretainedValue() }
     /// The entry whose factory or hook received this frame.

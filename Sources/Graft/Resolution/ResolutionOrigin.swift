@@ -5,9 +5,9 @@
 /// would close a reference cycle and keep the container, and everything it made, alive forever.
 struct ResolutionOrigin: Sendable {
     weak var container: ContainerCore?
-    weak var scope: ScopeCore?
+    weak var scope: Scope?
 
-    init(container: ContainerCore, scope: ScopeCore) {
+    init(container: ContainerCore, scope: Scope) {
         self.container = container
         self.scope = scope
     }
@@ -16,7 +16,7 @@ struct ResolutionOrigin: Sendable {
     init?(_ resolver: any Resolver) {
         switch resolver {
         case let container as Container: self.init(container: container.core, scope: container.core.root)
-        case let scope as Scope: self.init(container: scope.container, scope: scope.core)
+        case let scope as Scope: self.init(container: scope.container, scope: scope)
         case let frame as ResolutionFrame: self.init(container: frame.container, scope: frame.scope)
         default: return nil
         }
@@ -25,7 +25,7 @@ struct ResolutionOrigin: Sendable {
     /// The container and scope to resolve `key` from, both alive and open.
     ///
     /// - Throws: ``GraftError/Code/closed`` when the container is gone, or the scope is closed.
-    func resolvable(_ key: ServiceKey) throws(GraftError) -> (ContainerCore, ScopeCore) {
+    func resolvable(_ key: ServiceKey) throws(GraftError) -> (ContainerCore, Scope) {
         guard let container, let scope else {
             throw GraftError(
                 .closed,

@@ -9,7 +9,7 @@ struct ResolveState: Sendable {
     // `Container`, a `Scope`, a `ResolutionFrame`, or a `DeferredLink` holding a strong local
     // reference) keeps the scope alive until the call returns; anything that outlives the call
     // (a frame a factory kept) retains the scope itself.
-    @usableFromInline let unmanagedScope: Unmanaged<ScopeCore>
+    @usableFromInline let unmanagedScope: Unmanaged<Scope>
     /// The innermost closure factory under way, when there is one: the path for cycle checks.
     /// Unretained, as the scope: that factory is running further up this same resolve, so its
     /// frame is lent (or kept by its factory) for at least as long as this state is used.
@@ -27,7 +27,7 @@ struct ResolveState: Sendable {
 
     @inlinable
     init(
-        scope: __shared ScopeCore,
+        scope: __shared Scope,
         frame: ResolutionFrame? = nil,
         call: CallState? = nil,
         singleton: Int = -1,
@@ -45,7 +45,7 @@ struct ResolveState: Sendable {
     /// A state for `unmanagedScope`, which the caller keeps alive for the whole resolve.
     @inlinable
     init(
-        unmanagedScope: Unmanaged<ScopeCore>,
+        unmanagedScope: Unmanaged<Scope>,
         frame: ResolutionFrame? = nil,
         call: CallState? = nil,
         singleton: Int = -1,
@@ -60,7 +60,7 @@ struct ResolveState: Sendable {
 
     /// The scope.
     @inlinable
-    var scope: ScopeCore { unmanagedScope.takeUnretainedValue() }
+    var scope: Scope { unmanagedScope.takeUnretainedValue() }
 
     /// The innermost closure factory under way.
     @inlinable

@@ -58,7 +58,7 @@ extension Resolver {
         case let container as Container:
             return (container.core, ResolveState(scope: container.core.root))
         case let scope as Scope:
-            return (scope.container, ResolveState(scope: scope.core))
+            return (scope.container, ResolveState(scope: scope))
         case let frame as ResolutionFrame:
             return (frame.container, frame.state)
         default:

@@ -96,18 +96,18 @@ extension Scope {
         providing first: First,
         _ values: repeat each Value
     ) throws(GraftError) -> Scope {
-        try Scope(container: container, parent: core, providing: first, repeat each values)
+        try Scope(container: container, parent: self, providing: first, repeat each values)
     }
 
     convenience init<First: Sendable, each Value: Sendable>(
         container: ContainerCore,
-        parent: ScopeCore,
+        parent: Scope,
         providing first: First,
         _ values: repeat each Value
     ) throws(GraftError) {
         self.init(container: container, parent: parent)
         do throws(GraftError) {
-            guard !core.isClosed else {
+            guard !isClosed else {
                 throw GraftError(
                     .closed,
                     "cannot make a scope: \(Self.whyClosed(parent))",
@@ -120,13 +120,13 @@ extension Scope {
             }
         } catch {
             // Nothing was created in it yet; closing unhooks it from its parent.
-            _ = core.close()
+            _ = closeCollectingFailures()
             throw error
         }
     }
 
     /// Why a scope made under `parent` was born closed.
-    private static func whyClosed(_ parent: ScopeCore) -> String {
+    private static func whyClosed(_ parent: Scope) -> String {
         guard parent.isRoot else { return "its parent scope was closed" }
         return parent.isClosed ? "the container was shut down" : "the container is shutting down"
     }
@@ -150,6 +150,6 @@ extension Scope {
                 ]
             )
         }
-        core.storeScopedInstance(InstanceCell.make(value), slot: index)
+        storeScopedInstance(InstanceCell.make(value), slot: index)
     }
 }

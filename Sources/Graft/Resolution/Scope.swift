@@ -1,126 +1,157 @@
-// The sync and async `withScope`/`run` pair is not ambiguous: Swift picks the async one only
-// for an async closure.
-// swift-format-ignore-file: AmbiguousTrailingClosureOverload
+import Synchronization
 
 /// A child of a container that owns `.scoped` instances: one per request, screen or session.
 ///
 /// Closing a scope disposes what it created, newest first, and closes its child scopes first.
-/// Resolving from a closed scope is an error.
+/// Resolving from a closed scope is an error. A scope let go without being closed leaves what it
+/// created to its parent, which disposes it when it closes (the container, at shutdown).
 ///
 /// ```swift
 /// let scope = container.makeScope()
 /// let order = try scope.resolve(PitStopOrder.self)
 /// try scope.close()
 /// ```
-public final class Scope: Resolver {
-    @usableFromInline let container: ContainerCore
-    @usableFromInline let core: ScopeCore
+//
+// The engine's record of a scope is the scope itself: its instances, its disposal records and
+// its open children live in this one object, so making a request's scope is one allocation.
+// The root container has one too, which the container holds and never hands out as a `Scope`.
+//
+// `@unchecked Sendable` is sound: `state` is private and only ever touched with `lock` held
+// (`withState`); the other stored properties are `let`s of `Sendable` types, and what leaves
+// the lock is `Sendable`.
+public final class Scope: Resolver, @unchecked Sendable {
+    struct State {
+        var scoped = ScopedInstances()
+        var disposables: [DisposalRecord] = []
+        /// The open scopes made under this one, unretained: a child that is let go without being
+        /// closed takes itself off this list (see `deinit`), so listing it here does not keep it,
+        /// or the container it holds, alive.
+        var children = CompactMap<ObjectIdentifier, Unmanaged<Scope>>()
+        /// Non-`nil` while the container drains (see `Container+Draining.swift`): no new child is
+        /// made, and these run once the last child has closed.
+        var drainWaiters: [@Sendable () -> Void]?
+    }
 
-    init(container: ContainerCore, parent: ScopeCore) {
-        self.container = container
-        self.core = parent.makeChild() ?? ScopeCore.closed()
+    /// The container, which a scope keeps alive. `nil` only for the root's record, which is
+    /// never handed out as a `Scope` and so never resolves through `container`.
+    @usableFromInline let retainedContainer: ContainerCore?
+    let isRoot: Bool
+    /// The scope this one was made under, told when this one closes.
+    let parent: Parent?
+    /// Set once, when the scope closes; read by every resolve through the scope.
+    let closed = Atomic(false)
+    /// Whether the parent lists this scope among its open children; changed with the parent's
+    /// lock held.
+    let isListed = Atomic(false)
+    /// Guards `state`. In the scope's own memory: a request's scope costs no allocation for it.
+    private let lock = InlineLock()
+    /// Unchecked exclusivity: `lock` already makes every access exclusive.
+    @exclusivity(unchecked) private var state = State()
+
+    /// A child of `parent`, or a scope born closed when `parent` is closed or draining.
+    init(container: ContainerCore, parent: Scope) {
+        self.retainedContainer = container
+        self.isRoot = false
+        self.parent = parent.isRoot ? .root(Unmanaged.passUnretained(parent)) : .scope(parent)
+        guard parent.add(child: self) else {
+            closed.store(true, ordering: .releasing)
+            return
+        }
         // A child sees the values its parent was given, unless it is given its own.
         for slot in container.table.scopeValueSlots {
-            if let value = parent.scopedInstance(slot) { core.storeScopedInstance(value, slot: slot) }
+            if let value = parent.scopedInstance(slot) { storeScopedInstance(value, slot: slot) }
         }
+    }
+
+    /// The root container's record: what its singletons' disposals and its open scopes belong to.
+    init(rootOf container: Void) {
+        self.retainedContainer = nil
+        self.isRoot = true
+        self.parent = nil
+    }
+
+    /// The container a scope that a user holds resolves through.
+    @inlinable
+    var container: ContainerCore {
+        // Only the root's record has none, and it is never handed out as a `Scope`.
+        retainedContainer.unsafelyUnwrapped
     }
 
     @inlinable
     public func resolve<Service: Sendable>(_ type: Service.Type, name: String?) throws(GraftError) -> Service {
-        try container.resolve(type, name: name, from: Unmanaged.passUnretained(core))
+        try container.resolve(type, name: name, from: Unmanaged.passUnretained(self))
     }
 
     public func resolve<Service: Sendable>(_ type: Service.Type, name: String?) async throws(GraftError) -> Service {
-        var state = ResolveState(scope: core)
+        var state = ResolveState(scope: self)
         return try await container.resolveAsync(type, name: name, &state)
     }
 
     @inlinable
     public func resolveAll<Service: Sendable>(_ type: Service.Type) throws(GraftError) -> [Service] {
-        var state = ResolveState(scope: core)
+        var state = ResolveState(scope: self)
         return try container.resolveAll(type, &state)
     }
 
     public func resolveAll<Service: Sendable>(_ type: Service.Type) async throws(GraftError) -> [Service] {
-        var state = ResolveState(scope: core)
+        var state = ResolveState(scope: self)
         return try await container.resolveAllAsync(type, &state)
     }
 
     /// Whether the scope has been closed.
-    public var isClosed: Bool { core.isClosed }
+    @inline(__always)
+    public var isClosed: Bool { closed.load(ordering: .acquiring) }
 
     /// A child scope, closed when this one closes.
     ///
     /// - Returns: An open scope, or a closed one when this scope is closed already.
     public func makeScope() -> Scope {
-        Scope(container: container, parent: core)
+        Scope(container: container, parent: self)
     }
 
-    /// Closes child scopes, then disposes what this scope created, newest first, exactly once.
-    /// A second call does nothing.
-    ///
-    /// - Throws: ``GraftError`` listing every `dispose()` that threw, after all of them ran.
-    public func close() throws(GraftError) {
-        try Self.throwIfFailed(core.close(), closing: "the scope")
+    var id: ObjectIdentifier { ObjectIdentifier(self) }
+
+    @inline(__always)
+    func withState<Result, Failure: Error>(
+        _ body: (inout State) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&state)
     }
 
-    /// Closes the scope, awaiting async disposals.
-    ///
-    /// - Throws: ``GraftError`` listing every `dispose()` that threw, after all of them ran.
-    public func close() async throws(GraftError) {
-        try Self.throwIfFailed(await core.closeAsync(), closing: "the scope")
-    }
-
-    func run<Result>(_ body: (Scope) throws -> Result) throws -> Result {
-        let result: Result
-        do {
-            result = try body(self)
-        } catch {
-            reportUnhandled(core.close(by: .withScope))
-            throw error
+    /// Lists `child` as open under this scope; `false` when this one is closed or draining.
+    private func add(child: Scope) -> Bool {
+        withState { state -> Bool in
+            guard !isClosed, state.drainWaiters == nil else { return false }
+            state.children[child.id] = Unmanaged.passUnretained(child)
+            child.isListed.store(true, ordering: .releasing)
+            return true
         }
-        try Self.throwIfFailed(core.close(by: .withScope), closing: "the scope")
-        return result
     }
 
-    func run<Result: Sendable>(_ body: (Scope) async throws -> Result) async throws -> Result {
-        let result: Result
-        do {
-            result = try await body(self)
-        } catch {
-            reportUnhandled(await core.closeAsync())
-            throw error
+    deinit {
+        // A scope let go without being closed leaves what it must dispose to its parent.
+        if isListed.load(ordering: .acquiring) { parent?.unlist(self) }
+    }
+
+    @usableFromInline
+    func scopedInstance(_ slot: Int) -> InstanceCell? {
+        withState { $0.scoped[slot] }
+    }
+
+    func storeScopedInstance(_ box: InstanceCell, slot: Int) {
+        withState { $0.scoped.store(box, slot: slot) }
+    }
+
+    /// Takes ownership of `value` for disposal, if it is disposable.
+    ///
+    /// - Returns: `false` when the scope closed meanwhile; the caller disposes and reports it.
+    func adopt(_ record: DisposalRecord) -> Bool {
+        withState { state -> Bool in
+            guard !isClosed else { return false }
+            state.disposables.append(record)
+            return true
         }
-        try await close()
-        return result
-    }
-
-    private func reportUnhandled(_ failures: [GraftError]) {
-        guard let error = Self.failure(failures, closing: "the scope") else { return }
-        container.table.problemReporter(error)
-    }
-
-    static func throwIfFailed(_ failures: [GraftError], closing what: String) throws(GraftError) {
-        if let error = failure(failures, closing: what) { throw error }
-    }
-
-    static func failure(_ failures: [GraftError], closing what: String) -> GraftError? {
-        guard !failures.isEmpty else { return nil }
-        let count = failures.count == 1 ? "1 disposal" : "\(failures.count) disposals"
-        return GraftError(
-            .disposalFailed,
-            "\(count) failed while closing \(what)",
-            hints: ["every other instance was disposed"],
-            problems: failures
-        )
-    }
-}
-
-extension ScopeCore {
-    /// A scope that was never open: what `makeScope()` returns after shutdown.
-    static func closed() -> ScopeCore {
-        let core = ScopeCore(isRoot: false, parent: nil)
-        _ = core.close()
-        return core
     }
 }

@@ -1,15 +1,15 @@
 // The fence: every unsafe thing Graft does is in this folder, behind typed APIs.
 //
-// What is here: the locks (`Locked`, `WaitableLocked`), the write-once cells that hold a
-// container's entries and singletons (`LazyCells`) and are read through unretained references,
-// each entry's buffer of prepared dependency links (`LinkBuffer`), the one box type for shared
-// instances (`InstanceCell`), the typed hand-over of an instance from a recipe to the engine
-// (`Construction`, `ConstructionOutput`), the weak instance holder (`WeakInstance`), the
-// per-thread record of the creation under way (`ThreadSlot`), one object per thread that the
-// engine keeps between resolves (`ThreadLocalObject`), each thread's shelf of resolvers lent to
-// closure factories (`LendingShelf`, which holds them by manual retains), the hop to a fresh
-// stack for very deep resolutions (`StackExtension`) and the runtime's metadata kind, which
-// tells an existential registered type (`isExistentialType`).
+// What is here: the locks (`Locked`, `WaitableLocked`, and `InlineLock`, which a scope keeps in its
+// own memory), the write-once cells that hold a container's entries and singletons (`LazyCells`)
+// and are read through unretained references, each entry's buffer of prepared dependency links
+// (`LinkBuffer`), the one box type for shared instances (`InstanceCell`), the typed hand-over of an
+// instance from a recipe to the engine (`Construction`, `ConstructionOutput`), the weak instance
+// holder (`WeakInstance`), the per-thread record of the creation under way (`ThreadSlot`), one
+// object per thread that the engine keeps between resolves (`ThreadLocalObject`), each thread's
+// shelf of resolvers lent to closure factories (`LendingShelf`, which holds them by manual
+// retains), the hop to a fresh stack for very deep resolutions (`StackExtension`) and the runtime's
+// metadata kind, which tells an existential registered type (`isExistentialType`).
 //
 // The one invariant that makes them sound:
 //

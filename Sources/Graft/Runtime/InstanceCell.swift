@@ -1,5 +1,11 @@
-/// A created instance, boxed so that it can be published, cached and handed around untyped:
-/// one type for every service type, with the value in the storage object's own tail memory.
+/// A created instance, held so that it can be published, cached and handed around untyped: one
+/// type for every service type.
+///
+/// An instance of a class is held as itself: a reference is all it is, so it needs no box. Any
+/// other value lives in an ``InstanceStorage``, with the value in the storage object's own tail
+/// memory. Which of the two a cell holds follows from the service type alone
+/// (``holdsInstanceItself(_:)``), so whoever reads a cell as the type it was made as reads it
+/// the way it was stored.
 ///
 /// A generic box class would need its run-time metadata looked up (and, the first time, built)
 /// for every service type, wherever code that is not specialized makes or reads one; this one
@@ -10,23 +16,60 @@
 /// the type it was stored as (the caller's entry answers for that type; see `Fence.swift`).
 @usableFromInline
 struct InstanceCell: @unchecked Sendable {
-    @usableFromInline let storage: InstanceStorage
+    /// The instance itself, or the ``InstanceStorage`` holding it.
+    @usableFromInline let object: AnyObject
 
     @usableFromInline
-    init(storage: InstanceStorage) {
-        self.storage = storage
+    init(object: AnyObject) {
+        self.object = object
+    }
+
+    /// Whether a cell holds an instance of `Service` as itself: when `Service` is a class, whose
+    /// values are one reference. Folded to a constant wherever `Service` is known.
+    @inlinable
+    static func holdsInstanceItself<Service>(_ type: Service.Type) -> Bool {
+        MemoryLayout<Service>.size == MemoryLayout<AnyObject>.size && Service.self is AnyObject.Type
     }
 
     /// A cell holding `value`.
     @usableFromInline
     static func make<Service: Sendable>(_ value: Service) -> InstanceCell {
-        InstanceCell(storage: InstanceStorage.make(value))
+        make(value, holdingItself: holdsInstanceItself(Service.self))
+    }
+
+    /// A cell holding `value`, told what ``holdsInstanceItself(_:)`` answers for `Service`: code
+    /// that is not specialized would otherwise ask the runtime each time.
+    @usableFromInline
+    static func make<Service: Sendable>(_ value: Service, holdingItself itself: Bool) -> InstanceCell {
+        if itself { return InstanceCell(object: unsafeBitCast(value, to: AnyObject.self)) }
+        return InstanceCell(object: InstanceStorage.make(value))
     }
 
     /// The value, which the caller knows is a `Service`.
     @inlinable
     func value<Service: Sendable>(as type: Service.Type = Service.self) -> Service {
-        storage.value(as: type)
+        value(as: type, holdingItself: Self.holdsInstanceItself(Service.self))
+    }
+
+    /// The value, which the caller knows is a `Service`, told what ``holdsInstanceItself(_:)``
+    /// answers for it.
+    @inlinable
+    func value<Service: Sendable>(as type: Service.Type = Service.self, holdingItself itself: Bool) -> Service {
+        if itself { return unsafeBitCast(object, to: Service.self) }
+        return unsafeDowncast(object, to: InstanceStorage.self).value(as: type)
+    }
+
+    /// The value of the cell whose object is at `address`, read without retaining the object:
+    /// for a slot that keeps the object as long as its reader can run.
+    @inlinable
+    static func value<Service: Sendable>(
+        at address: UnsafeRawPointer,
+        as type: Service.Type,
+        holdingItself itself: Bool = holdsInstanceItself(Service.self)
+    ) -> Service {
+        Unmanaged<AnyObject>.fromOpaque(address)._withUnsafeGuaranteedRef {
+            InstanceCell(object: $0).value(as: type, holdingItself: itself)
+        }
     }
 }
 

@@ -2,7 +2,7 @@ import Synchronization
 
 /// One write-once cell per index, each holding an object made on first use and kept for the
 /// cells' whole life; read with one atomic load. A container's entries live in these, and so
-/// do its singletons (in cells of ``InstanceStorage``) and its scope creation coordinators.
+/// do its singletons (the objects of their ``InstanceCell``s) and its scope creation coordinators.
 ///
 /// Each cell holds the address of a retained object (or zero). Publishing is a
 /// compare-and-exchange from zero with release ordering; reading is an acquire load, so a reader
@@ -13,8 +13,8 @@ import Synchronization
 final class LazyCells<Object: AnyObject>: @unchecked Sendable {
     // `@unchecked Sendable` is sound: `storage` is allocated in `init` and freed in `deinit`, and
     // in between every access to its words is atomic; the objects are `Sendable` entries and
-    // creation coordinators, or instance storage that is immutable once made (see
-    // `InstanceCell`), and once published
+    // creation coordinators, or the objects of instance cells (a `Sendable` instance, or storage
+    // that is immutable once made; see `InstanceCell`), and once published
     // they never change cells, so the unretained references handed out stay valid for as long
     // as these cells live.
     private let storage: UnsafeMutablePointer<Atomic<UInt>>

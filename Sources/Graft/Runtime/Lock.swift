@@ -12,7 +12,7 @@ import Android
 ///
 /// The mutex and condition live in their own heap allocation so their address never moves,
 /// which pthreads requires. Only the creation coordinator uses it, because threads wait on it;
-/// everything else locks through ``Locked``.
+/// everything else locks through ``Locked``, or, in a scope, an ``InlineLock``.
 final class Lock {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>

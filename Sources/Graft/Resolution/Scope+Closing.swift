@@ -1,0 +1,221 @@
+// The sync and async `run` pair is not ambiguous: Swift picks the async one only for an async
+// closure.
+// swift-format-ignore-file: AmbiguousTrailingClosureOverload
+
+import Synchronization
+
+extension Scope {
+    /// Closes child scopes, then disposes what this scope created, newest first, exactly once.
+    /// A second call does nothing.
+    ///
+    /// - Throws: ``GraftError`` listing every `dispose()` that threw, after all of them ran.
+    public func close() throws(GraftError) {
+        try Self.throwIfFailed(closeCollectingFailures(), closing: "the scope")
+    }
+
+    /// Closes the scope, awaiting async disposals.
+    ///
+    /// - Throws: ``GraftError`` listing every `dispose()` that threw, after all of them ran.
+    public func close() async throws(GraftError) {
+        try Self.throwIfFailed(await closeAwaitingDisposals(), closing: "the scope")
+    }
+
+    func run<Result>(_ body: (Scope) throws -> Result) throws -> Result {
+        let result: Result
+        do {
+            result = try body(self)
+        } catch {
+            reportUnhandled(closeCollectingFailures(by: .withScope))
+            throw error
+        }
+        try Self.throwIfFailed(closeCollectingFailures(by: .withScope), closing: "the scope")
+        return result
+    }
+
+    func run<Result: Sendable>(_ body: (Scope) async throws -> Result) async throws -> Result {
+        let result: Result
+        do {
+            result = try await body(self)
+        } catch {
+            reportUnhandled(await closeAwaitingDisposals())
+            throw error
+        }
+        try await close()
+        return result
+    }
+
+    private func reportUnhandled(_ failures: [GraftError]) {
+        guard let error = Self.failure(failures, closing: "the scope") else { return }
+        container.table.problemReporter(error)
+    }
+
+    static func throwIfFailed(_ failures: [GraftError], closing what: String) throws(GraftError) {
+        if let error = failure(failures, closing: what) { throw error }
+    }
+
+    static func failure(_ failures: [GraftError], closing what: String) -> GraftError? {
+        guard !failures.isEmpty else { return nil }
+        let count = failures.count == 1 ? "1 disposal" : "\(failures.count) disposals"
+        return GraftError(
+            .disposalFailed,
+            "\(count) failed while closing \(what)",
+            hints: ["every other instance was disposed"],
+            problems: failures
+        )
+    }
+}
+
+// MARK: How a scope closes
+
+extension Scope {
+    /// A child's reference to its parent.
+    ///
+    /// The root is referred to unretained: every scope made from a container would otherwise
+    /// retain and release the root, or form a weak reference to it, writes to one object that
+    /// every thread making scopes shares. That is sound because only a child itself tells its
+    /// parent (when it closes, or in its `deinit`), and a child holds its container, which holds
+    /// the root. A scope made under another scope holds that one: nothing else keeps it alive.
+    enum Parent {
+        case root(Unmanaged<Scope>)
+        case scope(Scope)
+
+        func forget(_ child: Scope) {
+            switch self {
+            case .root(let root): root._withUnsafeGuaranteedRef { $0.forget(child) }
+            case .scope(let scope): scope.forget(child)
+            }
+        }
+
+        func unlist(_ child: Scope) {
+            switch self {
+            case .root(let root): root._withUnsafeGuaranteedRef { $0.unlist(child) }
+            case .scope(let scope): scope.unlist(child)
+            }
+        }
+    }
+
+    /// Marks the scope closed and hands over what must be disposed: open children first (each
+    /// with its own records), then this scope's records, newest first. `nil` if already closed.
+    private func beginClose() -> [DisposalRecord]? {
+        // What the scopes held is let go only after every lock: releasing instances runs their
+        // deinits, which must not run with a lock held.
+        var childrenStates: [State] = []
+        let taken = withState { state in takeForClosing(&state, childrenStates: &childrenStates) }
+        return taken.map { $0.records + $0.state.disposables.reversed() }
+    }
+
+    /// ``beginClose()`` with this scope's lock held: this scope's state, and its children's
+    /// records. Children are closed under the lock too, so a child that is being let go meanwhile
+    /// waits in `unlist(_:)` until this is done with it, and its memory stays valid while it is
+    /// read here; their states go to `childrenStates`.
+    private func takeForClosing(
+        _ state: inout State,
+        childrenStates: inout [State]
+    ) -> (state: State, records: [DisposalRecord])? {
+        guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return nil }
+        var records: [DisposalRecord] = []
+        for child in state.children.values {
+            child._withUnsafeGuaranteedRef { child in
+                child.isListed.store(false, ordering: .releasing)
+                guard let taken = child.withState({ child.takeForClosing(&$0, childrenStates: &childrenStates) })
+                else { return }
+                records += taken.records + taken.state.disposables.reversed()
+                childrenStates.append(taken.state)
+            }
+        }
+        var taken = State()
+        swap(&taken, &state)
+        return (taken, records)
+    }
+
+    /// Called once a child's disposals are done, so a drain waits for them to finish.
+    private func forget(_ child: Scope) {
+        let waiters = withState { state in remove(child, from: &state) }
+        for waiter in waiters { waiter() }
+    }
+
+    /// Called by a child that is let go without being closed: its records become this scope's,
+    /// disposed when this one closes, as they would have been had it stayed listed.
+    func unlist(_ child: Scope) {
+        let waiters = withState { state -> [@Sendable () -> Void] in
+            guard child.isListed.load(ordering: .acquiring) else { return [] }
+            state.disposables += child.withState { $0.disposables }
+            return remove(child, from: &state)
+        }
+        for waiter in waiters { waiter() }
+    }
+
+    /// Takes `child` off the list, if it is still on it; returns the drain's waiters to run
+    /// when that closed the last one.
+    private func remove(_ child: Scope, from state: inout State) -> [@Sendable () -> Void] {
+        if child.isListed.load(ordering: .acquiring) {
+            child.isListed.store(false, ordering: .releasing)
+            state.children[child.id] = nil
+        }
+        guard state.children.isEmpty, let waiters = state.drainWaiters else { return [] }
+        state.drainWaiters = []
+        return waiters
+    }
+
+    /// Refuses new children from now on; `whenEmpty` runs once no child is open (now, if none is).
+    func drain(whenEmpty: @escaping @Sendable () -> Void) {
+        let isEmpty = withState { state -> Bool in
+            if state.children.isEmpty {
+                state.drainWaiters = state.drainWaiters ?? []
+                return true
+            }
+            state.drainWaiters = (state.drainWaiters ?? []) + [whenEmpty]
+            return false
+        }
+        if isEmpty { whenEmpty() }
+    }
+
+    var isDraining: Bool { withState { $0.drainWaiters != nil } }
+
+    /// Closes the scope, disposing synchronously; async disposables are reported as failures,
+    /// with hints for the call that closed it.
+    func closeCollectingFailures(by call: SynchronousClose = .scope) -> [GraftError] {
+        var failures: [GraftError] = []
+        for record in beginClose() ?? [] {
+            switch record {
+            case .sync(let disposable, _):
+                do { try disposable.dispose() } catch { failures.append(record.failure(error)) }
+            case .async(_, let key):
+                failures.append(
+                    GraftError(
+                        .disposalFailed,
+                        "\(key) is AsyncDisposable and was not disposed by a synchronous close",
+                        service: key.description,
+                        hints: call.hints(for: key)
+                    )
+                )
+            }
+        }
+        parent?.forget(self)
+        return failures
+    }
+
+    /// Closes the scope, awaiting async disposals.
+    ///
+    /// - Parameter disposing: Where each `dispose()` in progress is recorded; the root, which
+    ///   holds no container, is given its container's.
+    func closeAwaitingDisposals(recordingIn disposing: DisposalsInProgress? = nil) async -> [GraftError] {
+        var failures: [GraftError] = []
+        let disposing = disposing ?? retainedContainer?.disposing
+        for record in beginClose() ?? [] {
+            let disposal = disposing?.begin(record.key)
+            defer { disposal.map { disposing?.end($0) } }
+            do {
+                switch record {
+                case .sync(let disposable, _): try disposable.dispose()
+                case .async(let disposable, _): try await disposable.dispose()
+                }
+            } catch {
+                failures.append(record.failure(error))
+            }
+        }
+        parent?.forget(self)
+        return failures
+    }
+}
