@@ -32,6 +32,14 @@ private func makeContainer(_ log: EventLog, failing: Bool = true) async throws -
     return try await builder.build()
 }
 
+/// `container.run()` in a task, once the client's `run()` has begun.
+private func runUntilTheClientRuns(_ container: Container) async throws -> Task<Void, any Error> {
+    let running = Task { try await container.run() }
+    let client = try await container.resolve(Client.self)
+    await client.began.wait()
+    return running
+}
+
 @Suite(.timeLimit(.minutes(1))) struct RunningServiceTests {
     @Test func runBeginsAfterWhatItDependsOnAndIsCancelledBeforeThatStops() async throws {
         let log = EventLog()
@@ -95,9 +103,7 @@ private func makeContainer(_ log: EventLog, failing: Bool = true) async throws -
     @Test func cancellingRunShutsTheContainerDown() async throws {
         let log = EventLog()
         let container = try await makeContainer(log, failing: false)
-        let running = Task { try await container.run() }
-        let client = try await container.resolve(Client.self)
-        await client.began.wait()
+        let running = try await runUntilTheClientRuns(container)
         running.cancel()
         try await running.value
         #expect(log.entries.suffix(3) == ["stop Client", "stop Warehouse", "dispose Warehouse"])
@@ -106,9 +112,7 @@ private func makeContainer(_ log: EventLog, failing: Bool = true) async throws -
     @Test func runEndsWhenTheContainerIsShutDownElsewhere() async throws {
         let log = EventLog()
         let container = try await makeContainer(log, failing: false)
-        let running = Task { try await container.run() }
-        let client = try await container.resolve(Client.self)
-        await client.began.wait()
+        let running = try await runUntilTheClientRuns(container)
         try await container.shutdown(gracePeriod: .seconds(600))
         try await running.value
         #expect(log.entries.last == "dispose Warehouse")

@@ -55,15 +55,17 @@ private func makeContainer(_ log: OrderLog, _ running: AsyncStream<Void>.Continu
     return try builder.build()
 }
 
+/// A group of the container alone, with a grace period no test reaches.
+private func groupRunning(_ container: Container) -> ServiceGroup {
+    ServiceGroup(services: [ContainerService(container, gracePeriod: .seconds(600))], logger: Logger(label: "test"))
+}
+
 @Suite(.timeLimit(.minutes(1))) struct RunningServicesInAGroupTests {
     @Test func theContainerServiceStartsRunsAndStopsInDependencyOrder() async throws {
         let log = OrderLog()
         let (running, runningSignal) = AsyncStream<Void>.makeStream()
         let container = try makeContainer(log, runningSignal, fails: false)
-        let group = ServiceGroup(
-            services: [ContainerService(container, gracePeriod: .seconds(600))],
-            logger: Logger(label: "test")
-        )
+        let group = groupRunning(container)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             for await _ in running { break }
@@ -77,10 +79,7 @@ private func makeContainer(_ log: OrderLog, _ running: AsyncStream<Void>.Continu
         let log = OrderLog()
         let (_, runningSignal) = AsyncStream<Void>.makeStream()
         let container = try makeContainer(log, runningSignal, fails: true)
-        let group = ServiceGroup(
-            services: [ContainerService(container, gracePeriod: .seconds(600))],
-            logger: Logger(label: "test")
-        )
+        let group = groupRunning(container)
         let error = await #expect(throws: GraftError.self) { try await group.run() }
         #expect(error?.code == .runningServiceFailed)
         #expect(error?.summary.hasPrefix("run() of Consumer threw: ") == true)
