@@ -75,6 +75,7 @@ extension ContainerBuilder {
     func problems(in graph: DependencyGraph, buildIsAsync: Bool) -> [GraftError] {
         problems + lifetimeChangingReplacements()
             + GraphValidator(graph: graph, requirements: requirements).problems(buildIsAsync: buildIsAsync)
+            + LifecyclePlan.problems(hooks: lifecycleHooks, graph: graph)
     }
 
     /// Links, validates and freezes: data flows one way, and the runtime table is built only
@@ -83,7 +84,12 @@ extension ContainerBuilder {
         let graph = link()
         let problems = problems(in: graph, buildIsAsync: buildIsAsync)
         guard problems.isEmpty else { throw Self.invalidGraph(problems) }
-        return Container(freezing: graph, requirements: requirements, problemReporter: unhandledErrorHandler)
+        return Container(
+            freezing: graph,
+            requirements: requirements,
+            lifecycle: LifecyclePlan(hooks: lifecycleHooks, graph: graph),
+            problemReporter: unhandledErrorHandler
+        )
     }
 
     /// Throws the eager failures, after disposing the eager singletons that were created.

@@ -29,6 +29,8 @@ public struct ContainerBuilder: Sendable {
     var decorators: [Decorator] = []
     /// Set while overriding: a registration replaces every earlier one of the same type and name.
     var replacesExisting = false
+    /// Start hooks, stop hooks and `run()`s, in the order they were added (see `Lifecycle/`).
+    var lifecycleHooks: [LifecycleHook] = []
 
     /// Receives errors nobody else can: disposal failures while `withScope`'s body had already
     /// thrown its own error. Writes them to standard error unless you set it.

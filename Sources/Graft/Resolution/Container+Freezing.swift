@@ -47,10 +47,11 @@ extension Container {
     convenience init(
         freezing graph: DependencyGraph,
         requirements: [ModuleRequirement],
+        lifecycle: LifecyclePlan = .empty,
         problemReporter: @escaping @Sendable (GraftError) -> Void
     ) {
         let table = RegistrationTable(graph: graph, requirements: requirements, problemReporter: problemReporter)
-        self.init(core: ContainerCore(table: table))
+        self.init(core: ContainerCore(table: table), lifecycle: Lifecycle(plan: lifecycle))
     }
 
     /// Creates every `.eagerSingleton`; returns what failed.
