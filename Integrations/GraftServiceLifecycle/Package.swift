@@ -30,6 +30,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Graft", package: "Graft"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -44,6 +44,11 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
             case runtimeArguments = "runtime arguments"
             case lifetimeReplaced = "lifetime replaced"
             case completionFailed = "completion failed"
+            case invalidLifecycleHook = "invalid lifecycle hook"
+            case startFailed = "start failed"
+            case stopFailed = "stop failed"
+            case runningServiceFailed = "running service failed"
+            case alreadyStarted = "already started"
         }
 
         private let wrapped: Wrapped
@@ -102,6 +107,17 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
         /// A scope's completion step failed: a service's `complete()` (or its `onComplete`
         /// closure) threw, so the work the request did was not committed.
         public static let completionFailed = Code(.completionFailed)
+        /// A start hook, stop hook or `run()` names a service that is not registered, or one that
+        /// is not a `.singleton` or `.eagerSingleton`.
+        public static let invalidLifecycleHook = Code(.invalidLifecycleHook)
+        /// `start()` failed: a start hook threw, or a service could not be made to start it.
+        public static let startFailed = Code(.startFailed)
+        /// A stop hook threw while the container shut down.
+        public static let stopFailed = Code(.stopFailed)
+        /// A running service's `run()` threw, or returned while the container was running.
+        public static let runningServiceFailed = Code(.runningServiceFailed)
+        /// `start()` was called on a container that had already started (or tried to).
+        public static let alreadyStarted = Code(.alreadyStarted)
 
         /// A short, human-readable name for the code.
         public var description: String { wrapped.rawValue }

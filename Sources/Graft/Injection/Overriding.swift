@@ -42,6 +42,7 @@ extension Container {
     /// The builder both forms build: the registrations, with `changes` replacing.
     private func overridingBuilder(_ changes: (inout ContainerBuilder) throws -> Void) rethrows -> ContainerBuilder {
         var builder = ContainerBuilder(overriding: core.table)
+        builder.lifecycleHooks = lifecycle.plan.hooks
         try changes(&builder)
         builder.replacesExisting = false
         return builder

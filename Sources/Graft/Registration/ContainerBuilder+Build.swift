@@ -75,6 +75,7 @@ extension ContainerBuilder {
     func problems(in graph: DependencyGraph, buildIsAsync: Bool) -> [GraftError] {
         problems + lifetimeChangingReplacements()
             + GraphValidator(graph: graph, requirements: requirements).problems(buildIsAsync: buildIsAsync)
+            + LifecyclePlan.problems(hooks: lifecycleHooks, graph: graph)
     }
 
     /// Links, validates and freezes: data flows one way, and the runtime table is built only
@@ -86,6 +87,7 @@ extension ContainerBuilder {
         return Container(
             freezing: graph,
             requirements: requirements,
+            lifecycle: LifecyclePlan(hooks: lifecycleHooks, graph: graph),
             problemReporter: unhandledErrorHandler,
             observers: observers
         )

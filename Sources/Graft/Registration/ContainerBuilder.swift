@@ -31,6 +31,8 @@ public struct ContainerBuilder: Sendable {
     var replacesExisting = false
     /// Told of what the built container makes and disposes (see `addObserver(_:)`).
     var observers: [any ContainerObserver] = []
+    /// Start hooks, stop hooks and `run()`s, in the order they were added (see `Lifecycle/`).
+    var lifecycleHooks: [LifecycleHook] = []
 
     /// Receives errors nobody else can: disposal failures while `withScope`'s body had already
     /// thrown its own error. Writes them to standard error unless you set it.

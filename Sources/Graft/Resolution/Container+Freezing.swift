@@ -47,6 +47,7 @@ extension Container {
     convenience init(
         freezing graph: DependencyGraph,
         requirements: [ModuleRequirement],
+        lifecycle: LifecyclePlan = .empty,
         problemReporter: @escaping @Sendable (GraftError) -> Void,
         observers: [any ContainerObserver] = []
     ) {
@@ -56,7 +57,7 @@ extension Container {
             problemReporter: problemReporter,
             observers: Observers.of(observers)
         )
-        self.init(core: ContainerCore(table: table))
+        self.init(core: ContainerCore(table: table), lifecycle: Lifecycle(plan: lifecycle))
     }
 
     /// Creates every `.eagerSingleton`; returns what failed.

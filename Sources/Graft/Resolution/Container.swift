@@ -15,9 +15,12 @@
 /// ```
 public final class Container: Resolver {
     @usableFromInline let core: ContainerCore
+    /// Start hooks, stop hooks and running services, and the one shutdown (`Lifecycle/`).
+    let lifecycle: Lifecycle
 
-    init(core: ContainerCore) {
+    init(core: ContainerCore, lifecycle: Lifecycle = Lifecycle(plan: .empty)) {
         self.core = core
+        self.lifecycle = lifecycle
     }
 
     @inlinable
@@ -85,18 +88,22 @@ public final class Container: Resolver {
     /// Closes every open scope (children first), then disposes what the container created,
     /// newest first. A second call does nothing.
     ///
+    /// A container with stop hooks or running services to stop needs the `async` form.
+    ///
     /// - Throws: ``GraftError`` with code ``GraftError/Code/disposalFailed`` listing every
-    ///   `dispose()` that threw, after all of them ran.
+    ///   `dispose()` that threw, after all of them ran; ``GraftError/Code/needsAwait``, before
+    ///   anything is disposed, when a service has stop hooks or a `run()` to stop.
     public func shutdown() throws(GraftError) {
-        try Scope.throwIfFailed(core.root.closeCollectingFailures(by: .container), closing: "the container")
+        try shutDownSynchronously()
     }
 
-    /// Closes every open scope, then disposes what the container created, awaiting async
-    /// disposals. A second call does nothing.
+    /// Stops what started (running services cancelled, stop hooks run, newest first), then
+    /// closes every open scope and disposes what the container created, awaiting async
+    /// disposals. A call while a shutdown runs waits for it; a call after it does nothing.
     ///
-    /// - Throws: ``GraftError`` listing every `dispose()` that threw.
+    /// - Throws: ``GraftError`` listing every stop hook and `dispose()` that threw.
     public func shutdown() async throws(GraftError) {
-        try Scope.throwIfFailed(await core.root.closeAwaitingDisposals(), closing: "the container")
+        try await shutDownOnce()
     }
 }
 

@@ -31,6 +31,8 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     /// The root container's shared instances, one write-once cell per registration.
     @usableFromInline let singletons: LazyCells<AnyObject>
     let weakInstances = Locked([Int: WeakInstance]())
+    /// The `dispose()` calls this container's scopes are awaiting, named when a shutdown overruns.
+    let disposing = DisposalsInProgress()
 
     init(table: RegistrationTable) {
         self.table = table

@@ -197,9 +197,15 @@ extension Scope {
     }
 
     /// Closes the scope, awaiting async disposals.
-    func closeAwaitingDisposals() async -> [GraftError] {
+    ///
+    /// - Parameter disposing: Where each `dispose()` in progress is recorded; the root, which
+    ///   holds no container, is given its container's.
+    func closeAwaitingDisposals(recordingIn disposing: DisposalsInProgress? = nil) async -> [GraftError] {
         var failures: [GraftError] = []
+        let disposing = disposing ?? retainedContainer?.disposing
         for record in beginClose() ?? [] {
+            let disposal = disposing?.begin(record.key)
+            defer { disposal.map { disposing?.end($0) } }
             do {
                 switch record {
                 case .sync(let disposable, _): try disposable.dispose()

@@ -1,8 +1,16 @@
 public import Graft
+public import Logging
 public import ServiceLifecycle
+public import UnixSignals
 
-/// A Graft `Container` as a `Service` in a `ServiceGroup`: on graceful shutdown it drains,
-/// then disposes everything the container created.
+/// A Graft `Container` as a `Service` in a `ServiceGroup`: it starts the container (start hooks,
+/// running services), and on graceful shutdown it drains, stops what started, then disposes
+/// everything the container created.
+///
+/// When the group runs it, the service calls the container's `start()`: start hooks run,
+/// dependencies first, and each running service's `run()` begins (see `ContainerBuilder.runs`).
+/// If a start hook throws, or a running service fails later, the container shuts down and the
+/// service throws the error, which names the service; the group then shuts down the others.
 ///
 /// When the group shuts down gracefully (SIGTERM, say), the service calls the container's
 /// `shutdown(gracePeriod:)`: the container makes no new scope, the scopes already open (requests
@@ -32,6 +40,17 @@ public import ServiceLifecycle
 /// `503 Service Unavailable`. Either order shuts down cleanly; listing the container first
 /// keeps the server answering normally until it stops.
 ///
+/// ## A shutdown that always ends
+///
+/// The service traps the shutdown ``signals`` itself, so the grace period starts at the signal
+/// even when the group tells the container last (listed first) and a service before it hangs.
+/// When the group tells it, the container drains for what is left of ``gracePeriod``; when the
+/// grace period ends before that, the container shuts down then, closing the scopes still open.
+/// When ``deadlineAfterGracePeriod`` has passed too and the process is still running, what is
+/// still open (scopes by the services they hold, `dispose()` calls, stop hooks) is logged as
+/// critical by name and the process exits with a non-zero status. A graceful shutdown triggered in code
+/// (`triggerGracefulShutdown()`) drains the same way but arms no deadline.
+///
 /// <doc:GracefulShutdown> walks through a whole group, with a job runner in place of a server.
 public struct ContainerService: Service, CustomStringConvertible {
     /// The container the service shuts down.
@@ -45,33 +64,122 @@ public struct ContainerService: Service, CustomStringConvertible {
     /// container shuts down.
     public let gracePeriod: Duration
 
-    /// A service that shuts `container` down when its service group ends.
+    /// The Unix signals that start the shutdown, and its deadline, whatever the order of services.
+    public let signals: [UnixSignal]
+
+    /// How long after the grace period a shutdown that a signal started may go on before the
+    /// process is ended, what is still open logged; `nil` when it is never ended.
+    public let deadlineAfterGracePeriod: Duration?
+
+    /// Where the service logs a shutdown that overran its deadline.
+    public let logger: Logger
+
+    /// A service that starts `container` and shuts it down when its service group ends.
     ///
     /// ```swift
     /// let service = ContainerService(container, gracePeriod: .seconds(30))
     /// ```
     ///
     /// - Parameters:
-    ///   - container: The container to drain and shut down.
+    ///   - container: The container to start, drain and shut down.
     ///   - gracePeriod: How long open scopes may go on once graceful shutdown has begun; then
     ///     they are closed for them. Ten seconds unless given.
-    public init(_ container: Container, gracePeriod: Duration = .seconds(10)) {
+    ///   - signals: The signals that start the shutdown: list the group's graceful shutdown
+    ///     signals. `SIGTERM` and `SIGINT` unless given.
+    ///   - deadlineAfterGracePeriod: How long after the grace period the process may go on
+    ///     (closing the scopes left, stopping services, disposing) before it is ended with exit
+    ///     status 1, what is still open logged. Ten seconds unless given; `nil` never ends it.
+    ///   - logger: Where a shutdown that overran is logged.
+    public init(
+        _ container: Container,
+        gracePeriod: Duration = .seconds(10),
+        signals: [UnixSignal] = [.sigterm, .sigint],
+        deadlineAfterGracePeriod: Duration? = .seconds(10),
+        logger: Logger = Logger(label: "Graft")
+    ) {
         self.container = container
         self.gracePeriod = gracePeriod
+        self.signals = signals
+        self.deadlineAfterGracePeriod = deadlineAfterGracePeriod
+        self.logger = logger
     }
 
-    /// Waits for graceful shutdown (or cancellation), then drains and shuts the container down.
+    /// Starts the container, waits for graceful shutdown (or cancellation, or a running service
+    /// that fails), then drains and shuts the container down.
     ///
     /// The `ServiceGroup` calls it; you do not. On graceful shutdown the container drains for up
-    /// to ``gracePeriod``; on cancellation it closes what is open at once. Either way every
-    /// disposal runs, even after one has thrown.
+    /// to ``gracePeriod``, then stops what started, newest first; on cancellation it does so at
+    /// once. Either way every stop hook and disposal runs, even after one has thrown.
     ///
-    /// - Throws: A `GraftError` with code `disposalFailed` listing every `dispose()` that threw.
+    /// - Throws: A `GraftError`: `startFailed` or `runningServiceFailed` naming the service;
+    ///   `disposalFailed` or `stopFailed` listing every `dispose()` and stop hook that threw.
     public func run() async throws {
-        // Cancellation ends the wait too: `shutdown(gracePeriod:)` then sees a cancelled task and
-        // closes what is open at once.
-        try? await gracefulShutdown()
-        try await container.shutdown(gracePeriod: gracePeriod)
+        // Trapped before the container starts, so a signal during start-up is not lost.
+        let trapped = signals.isEmpty ? nil : await UnixSignalsSequence(trapping: signals)
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            // Starts, then returns once the container has shut down; throws when a start hook or
+            // a running service failed (the container has shut down by then).
+            tasks.addTask { try await container.run() }
+            tasks.addTask {
+                // Cancellation ends the wait too: `shutdown(gracePeriod:)` then sees a cancelled
+                // task and closes what is open at once.
+                switch await firstShutdownSignal(trapped) {
+                case .gracefulShutdown: try await container.shutdown(gracePeriod: gracePeriod)
+                case .unixSignal: try await shutDownFromSignal()
+                }
+            }
+            // The first error cancels the other task: a failed container needs no graceful wait.
+            while try await tasks.next() != nil {}
+        }
+    }
+
+    private enum ShutdownCause: Sendable {
+        case unixSignal, gracefulShutdown
+    }
+
+    /// Waits for whichever comes first: one of the trapped signals, or the group's graceful
+    /// shutdown of this service (or cancellation).
+    private func firstShutdownSignal(_ trapped: UnixSignalsSequence?) async -> ShutdownCause {
+        await withTaskGroup(of: ShutdownCause?.self) { waits in
+            waits.addTask {
+                try? await gracefulShutdown()
+                return .gracefulShutdown
+            }
+            if let trapped {
+                waits.addTask {
+                    for await _ in trapped { return .unixSignal }
+                    return nil  // cancelled: the other wait has ended
+                }
+            }
+            let cause = await waits.next() ?? nil
+            waits.cancelAll()
+            return cause ?? .gracefulShutdown
+        }
+    }
+
+    /// The shutdown a trapped signal started: the grace period runs from the signal, whether the
+    /// group tells this service at once, later, or never (a service before it hangs).
+    private func shutDownFromSignal() async throws {
+        if let deadlineAfterGracePeriod {
+            ShutdownDeadline(limit: gracePeriod + deadlineAfterGracePeriod).arm(for: container, logger: logger)
+        }
+        let signalled = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { shutdowns in
+            shutdowns.addTask {
+                // The group's turn: drain for what is left of the grace period.
+                try? await gracefulShutdown()
+                let left = gracePeriod - (ContinuousClock.now - signalled)
+                try await container.shutdown(gracePeriod: max(left, .zero))
+            }
+            shutdowns.addTask {
+                // The grace period's end, if the group's turn has not come: close what is open.
+                try? await Task.sleep(for: gracePeriod)
+                try await container.shutdown(gracePeriod: .zero)
+            }
+            // Whichever shuts the container down first; the other then finds it shut down.
+            try await shutdowns.next()
+            shutdowns.cancelAll()
+        }
     }
 
     /// How the service appears in `ServiceGroup`'s logs, with its grace period.

@@ -1,0 +1,141 @@
+import Graft
+import GraftServiceLifecycle
+import Logging
+import ServiceLifecycle
+import Testing
+import UnixSignals
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A lease whose return never ends: a connection handed back to a pool that is gone.
+private final class HungLease: AsyncDisposable {
+    let returning: AsyncStream<Void>.Continuation
+    init(returning: AsyncStream<Void>.Continuation) { self.returning = returning }
+
+    func dispose() async {
+        returning.finish()
+        await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+    }
+}
+
+/// The trial's server: its request closes its scope in the response writer, and that close never
+/// ends; it ignores graceful shutdown and cancellation alike.
+private struct StuckServer: Service {
+    let container: Container
+
+    func run() async throws {
+        let scope = container.makeScope()
+        _ = try await scope.resolve(HungLease.self)
+        try await scope.close()
+    }
+}
+
+/// A unit of work that tells its server when the container has closed its scope for it.
+private final class Session: Disposable {
+    let closed: AsyncStream<Void>.Continuation
+    init(closed: AsyncStream<Void>.Continuation) { self.closed = closed }
+    func dispose() { closed.finish() }
+}
+
+/// A server that ignores graceful shutdown: it returns only once its request's scope was closed
+/// for it, which only the grace period's end does.
+private struct ServerWaitingForItsScope: Service {
+    let container: Container
+    let opened: AsyncStream<Void>.Continuation
+    let closed: AsyncStream<Void>
+
+    func run() async throws {
+        let scope = container.makeScope()
+        _ = try await scope.resolve(Session.self)
+        opened.finish()
+        for await _ in closed {}
+    }
+}
+
+/// Finishes when the container has started: `ContainerService` traps its signals before that, so
+/// a signal sent afterwards is not missed.
+private struct StartedSignal: Sendable {
+    let started: AsyncStream<Void>.Continuation
+}
+
+extension ContainerBuilder {
+    fileprivate mutating func signalWhenStarted(_ started: AsyncStream<Void>.Continuation) {
+        register(StartedSignal.self, lifetime: .singleton) { _ in StartedSignal(started: started) }
+        onStart(StartedSignal.self) { $0.started.finish() }
+    }
+}
+
+@Suite struct ShutdownThatAlwaysEndsTests {
+    @Test func theGracePeriodRunsFromTheSignalWhenTheContainerIsToldLast() async {
+        await #expect(processExitsWith: .success) {
+            let (closed, closedSignal) = AsyncStream<Void>.makeStream()
+            let (opened, openedSignal) = AsyncStream<Void>.makeStream()
+            let (started, startedSignal) = AsyncStream<Void>.makeStream()
+            var builder = ContainerBuilder()
+            builder.signalWhenStarted(startedSignal)
+            builder.register(Session.self, lifetime: .scoped) { _ in Session(closed: closedSignal) }
+            let container = try await builder.build()
+            let service = ContainerService(
+                container,
+                gracePeriod: .milliseconds(10),
+                signals: [.sigusr2],
+                deadlineAfterGracePeriod: nil
+            )
+            let server = ServerWaitingForItsScope(container: container, opened: openedSignal, closed: closed)
+            // Listed first, the container is told after the server returns, which it does only
+            // once the grace period, running from the signal, has closed its scope.
+            let group = ServiceGroup(
+                configuration: .init(
+                    services: [.init(service: service), .init(service: server)],
+                    gracefulShutdownSignals: [.sigusr2],
+                    logger: Logger(label: "shutdown")
+                )
+            )
+            let running = Task { try await group.run() }
+            for await _ in opened {}
+            for await _ in started {}
+            kill(getpid(), SIGUSR2)
+            try await running.value
+        }
+    }
+
+    @Test func aSignalEndsAStuckProcessWithFailureNamingWhatIsOpenWhateverTheOrder() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let (started, startedSignal) = AsyncStream<Void>.makeStream()
+            var builder = ContainerBuilder()
+            builder.signalWhenStarted(startedSignal)
+            let (returning, returningSignal) = AsyncStream<Void>.makeStream()
+            builder.register(HungLease.self, lifetime: .scoped) { _ in HungLease(returning: returningSignal) }
+            let container = try await builder.build()
+            let logger = Logger(label: "shutdown") { StreamLogHandler.standardError(label: $0) }
+            let service = ContainerService(
+                container,
+                gracePeriod: .milliseconds(10),
+                signals: [.sigusr2],
+                deadlineAfterGracePeriod: .milliseconds(10),
+                logger: logger
+            )
+            // Listed first, the container is told last: never, as the server never returns.
+            let group = ServiceGroup(
+                configuration: .init(
+                    services: [.init(service: service), .init(service: StuckServer(container: container))],
+                    gracefulShutdownSignals: [.sigusr2],
+                    logger: logger
+                )
+            )
+            let running = Task { try await group.run() }
+            // Once the container has started and the lease is being returned, the signal comes.
+            for await _ in started {}
+            for await _ in returning {}
+            kill(getpid(), SIGUSR2)
+            try await running.value
+        }
+        let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(output.contains("Graft: shutdown did not end within "))
+        #expect(output.contains("still open: dispose() of HungLease; exiting with status 1"))
+    }
+}

@@ -1,0 +1,100 @@
+/// Starting a container, running it, and the one shutdown that stops what started.
+extension Container {
+    /// Starts the container: runs each start hook once, dependencies first, and begins each
+    /// running service's `run()`.
+    ///
+    /// `build()` starts nothing; call this once the container is built. A service is started
+    /// after everything it depends on, directly or not. If a start hook throws (or a service
+    /// cannot be made), the services already started are stopped, newest first, and `start()`
+    /// throws; shut the container down afterwards to dispose what was made.
+    ///
+    /// ```swift
+    /// let container = try await builder.build()
+    /// try await container.start()
+    /// // … serve …
+    /// try await container.shutdown()   // stops in reverse, then disposes
+    /// ```
+    ///
+    /// - Throws: ``GraftError`` with code ``GraftError/Code/startFailed`` naming the service and
+    ///   carrying its error in ``GraftError/underlyingError``; ``GraftError/Code/alreadyStarted``
+    ///   on a second call; ``GraftError/Code/closed`` once shutdown has begun.
+    public func start() async throws(GraftError) {
+        if isShuttingDown { throw LifecycleErrors.startAfterShutdown() }
+        try await lifecycle.start(
+            instance: { [core] node throws(GraftError) in try await core.instance(of: node) },
+            shutDown: { [self] in await shutDownAfterRunFailure() }
+        )
+    }
+
+    /// Starts the container, then returns once it has shut down: after `shutdown()` (or
+    /// `shutdown(gracePeriod:)`) from elsewhere, or after a running service failed.
+    ///
+    /// Cancelling the calling task shuts the container down. This is the loop of a process whose
+    /// work is its running services (consumers, clients).
+    ///
+    /// ```swift
+    /// try await container.run()   // until SIGTERM's handler calls container.shutdown(gracePeriod:)
+    /// ```
+    ///
+    /// - Throws: ``GraftError`` with code ``GraftError/Code/runningServiceFailed`` naming the
+    ///   service that failed, or `start()`'s error (the container is then shut down).
+    public func run() async throws(GraftError) {
+        lifecycle.state.withLock { $0.runCallers += 1 }
+        defer { lifecycle.state.withLock { $0.runCallers -= 1 } }
+        do {
+            try await start()
+        } catch {
+            try? await shutdown()
+            throw error
+        }
+        await lifecycle.shutdownEnded.wait()
+        if !lifecycle.shutdownEnded.hasFired { try await shutdown() }
+        if let failure = lifecycle.state.withLock({ $0.runFailure }) { throw failure }
+    }
+
+    /// The shutdown every caller shares: stops what started, then closes the scopes and disposes.
+    /// A caller that comes while it runs waits for it to end.
+    func shutDownOnce() async throws(GraftError) {
+        let isFirst = lifecycle.state.withLock { state -> Bool in
+            defer { state.shutdownClaimed = true }
+            return !state.shutdownClaimed
+        }
+        guard isFirst else {
+            await lifecycle.shutdownEnded.wait()
+            return
+        }
+        defer { lifecycle.shutdownEnded.fire() }
+        let stops = await lifecycle.stopForShutdown { [core] node in core.existingInstance(of: node) }
+        let disposals = await core.root.closeAwaitingDisposals(recordingIn: core.disposing)
+        if let failure = LifecycleErrors.shutdownFailure(stops: stops, disposals: disposals) { throw failure }
+    }
+
+    /// The synchronous shutdown: only when nothing needs stopping with `await`.
+    func shutDownSynchronously() throws(GraftError) {
+        let toStop = lifecycle.servicesToStopWithAwait { [core] node in core.existingInstance(of: node) }
+        guard toStop.isEmpty else { throw LifecycleErrors.synchronousShutdown(toStop) }
+        let isFirst = lifecycle.state.withLock { state -> Bool in
+            defer {
+                state.shutdownClaimed = true
+                state.phase = .shuttingDown
+            }
+            return !state.shutdownClaimed
+        }
+        guard isFirst else { return }
+        defer { lifecycle.shutdownEnded.fire() }
+        try Scope.throwIfFailed(core.root.closeCollectingFailures(by: .container), closing: "the container")
+    }
+
+    /// A running service failed while the container ran: shut down, and report the failure to
+    /// the unhandled-error handler unless `run()` will throw it.
+    private func shutDownAfterRunFailure() async {
+        let report = core.table.problemReporter
+        do {
+            try await shutDownOnce()
+        } catch {
+            report(error)
+        }
+        let (failure, runCallers) = lifecycle.state.withLock { ($0.runFailure, $0.runCallers) }
+        if runCallers == 0, let failure { report(failure) }
+    }
+}

@@ -1,0 +1,95 @@
+/// Stopping: running services cancelled and stop hooks run, newest first, before any disposal.
+extension Lifecycle {
+    /// Stops everything that started, and each service without a start hook whose instance
+    /// exists; newest first. Called once, by the container's shutdown.
+    ///
+    /// - Parameter existingInstance: A registration's instance if it was made, without making it.
+    /// - Returns: What each stop hook that threw threw.
+    func stopForShutdown(existingInstance: (Int) -> (any Sendable)?) async -> [GraftError] {
+        let started = state.withLock { state in
+            defer { state.started = [] }
+            state.phase = .shuttingDown
+            return state.started
+        }
+        return await stop(started, existingInstance: existingInstance)
+    }
+
+    /// The services whose stopping needs `await` (stop hooks to run, `run()`s to cancel and wait
+    /// for), which the synchronous `shutdown()` cannot do.
+    func servicesToStopWithAwait(existingInstance: (Int) -> (any Sendable)?) -> [ServiceKey] {
+        let started = state.withLock { Set($0.started.map(\.position)) }
+        return plan.services.indices.filter { position in
+            let service = plan.services[position]
+            if started.contains(position) { return !service.stops.isEmpty || !service.runs.isEmpty }
+            return !service.isStarted && !service.stops.isEmpty && existingInstance(service.node) != nil
+        }.map { plan.services[$0].key }
+    }
+
+    /// Stops `started`, newest first, and, given `existingInstance`, the made services that had
+    /// nothing to start: cancels each `run()` and waits for it to end, then runs the stop hooks.
+    func stop(_ started: [Started], existingInstance: (Int) -> (any Sendable)? = { _ in nil }) async -> [GraftError] {
+        let byPosition = Dictionary(started.map { ($0.position, $0) }) { first, _ in first }
+        var failures: [GraftError] = []
+        for position in plan.services.indices.reversed() {
+            let service = plan.services[position]
+            let instance: any Sendable
+            if let started = byPosition[position] {
+                await cancelRuns(of: started, service)
+                instance = started.instance
+            } else if !service.isStarted, !service.stops.isEmpty, let made = existingInstance(service.node) {
+                instance = made
+            } else {
+                continue
+            }
+            for hook in service.stops {
+                setAwaiting("stop hook of \(service.key)")
+                do {
+                    try await hook.body(instance)
+                } catch {
+                    failures.append(LifecycleErrors.stopHookFailed(service.key, error))
+                }
+            }
+        }
+        setAwaiting(nil)
+        return failures
+    }
+
+    private func cancelRuns(of started: Started, _ service: LifecyclePlan.Service) async {
+        guard !started.runs.isEmpty else { return }
+        let hasEnded = state.withLock { $0.endedRuns.contains(started.position) }
+        for run in started.runs { run.cancel() }
+        // A run that failed is the one shutting the container down: it is not waited for.
+        guard !hasEnded else { return }
+        setAwaiting("run() of \(service.key)")
+        for run in started.runs { await run.value }
+    }
+
+    private func setAwaiting(_ what: String?) {
+        state.withLock { $0.awaiting = what }
+    }
+
+    /// The body of a running service's task: runs it and, if it fails while the container runs,
+    /// shuts the container down.
+    func run(
+        _ hook: LifecycleHook,
+        of instance: any Sendable,
+        at position: Int,
+        shutDown: @Sendable () async -> Void
+    ) async {
+        let failure: GraftError?
+        do {
+            try await hook.body(instance)
+            failure = Task.isCancelled ? nil : LifecycleErrors.runReturned(hook.key)
+        } catch {
+            failure = Task.isCancelled ? nil : LifecycleErrors.runFailed(hook.key, error)
+        }
+        let shutsDown = state.withLock { state -> Bool in
+            state.endedRuns.insert(position)
+            guard let failure, state.runFailure == nil, state.phase != .shuttingDown else { return false }
+            state.runFailure = failure
+            // While starting, `start()` sees the failure and rolls back.
+            return state.phase == .started
+        }
+        if shutsDown { await shutDown() }
+    }
+}

@@ -1,0 +1,120 @@
+import Graft
+import Testing
+
+/// A client whose `run()` must be going while it is used: it runs until cancelled, or fails
+/// when the test says so.
+private final class Client: Sendable {
+    let warehouse: Warehouse
+    let began = Latch()
+    let fail = Latch()
+    init(warehouse: Warehouse) { self.warehouse = warehouse }
+
+    func run(failing: Bool) async throws {
+        let log = warehouse.log
+        log.append("run Client")
+        began.open()
+        await fail.wait()
+        if Task.isCancelled {
+            log.append("cancelled Client")
+            return
+        }
+        if failing { throw Jammed(part: "client connection") }
+    }
+}
+
+private func makeContainer(_ log: EventLog, failing: Bool = true) async throws -> Container {
+    var builder = ContainerBuilder()
+    builder.registerLifecycleGraph(log)
+    builder.register(Client.self, lifetime: .singleton, using: Client.init(warehouse:))
+    builder.logStartAndStop(Warehouse.self, log)
+    builder.runs(Client.self) { client in try await client.run(failing: failing) }
+    builder.onStop(Client.self) { _ in log.append("stop Client") }
+    return try await builder.build()
+}
+
+/// `container.run()` in a task, once the client's `run()` has begun.
+private func runUntilTheClientRuns(_ container: Container) async throws -> Task<Void, any Error> {
+    let running = Task { try await container.run() }
+    let client = try await container.resolve(Client.self)
+    await client.began.wait()
+    return running
+}
+
+@Suite(.timeLimit(.minutes(1))) struct RunningServiceTests {
+    @Test func runBeginsAfterWhatItDependsOnAndIsCancelledBeforeThatStops() async throws {
+        let log = EventLog()
+        let container = try await makeContainer(log)
+        try await container.start()
+        let client = try await container.resolve(Client.self)
+        await client.began.wait()
+
+        try await container.shutdown()
+        #expect(
+            log.entries == [
+                "start Warehouse", "run Client",
+                "cancelled Client", "stop Client", "stop Warehouse", "dispose Warehouse",
+            ]
+        )
+    }
+
+    @Test func aRunThatFailsShutsTheContainerDownAndRunThrowsNamingTheService() async throws {
+        let log = EventLog()
+        let container = try await makeContainer(log)
+        let running = Task { try await container.run() }
+        let client = try await container.resolve(Client.self)
+        await client.began.wait()
+        client.fail.open()
+
+        let error = await #expect(throws: GraftError.withCode(.runningServiceFailed)) { try await running.value }
+        #expect(error?.service == "Client")
+        #expect(error?.underlyingError as? Jammed == Jammed(part: "client connection"))
+        #expect(
+            error?.description == """
+                Graft: run() of Client threw: client connection is jammed
+                  so the container shut down: every other running service was cancelled and every started service stopped
+                """
+        )
+        #expect(
+            log.entries == ["start Warehouse", "run Client", "stop Client", "stop Warehouse", "dispose Warehouse"]
+        )
+        #expect(container.isShuttingDown)
+    }
+
+    @Test func aRunThatReturnsWhileTheContainerRunsIsAFailureToo() async throws {
+        let log = EventLog()
+        let reported = EventLog()
+        let failureReported = Latch()
+        var builder = ContainerBuilder()
+        builder.unhandledErrorHandler = { error in
+            reported.append(error.summary)
+            failureReported.open()
+        }
+        builder.registerLifecycleGraph(log)
+        builder.runs(Warehouse.self) { _ in }
+        let container = try await builder.build()
+
+        // Without `run()` to throw it, the failure goes to the unhandled-error handler.
+        try await container.start()
+        await failureReported.wait()
+        #expect(reported.entries == ["run() of Warehouse returned while the container was running"])
+        #expect(log.entries == ["dispose Warehouse"])
+    }
+
+    @Test func cancellingRunShutsTheContainerDown() async throws {
+        let log = EventLog()
+        let container = try await makeContainer(log, failing: false)
+        let running = try await runUntilTheClientRuns(container)
+        running.cancel()
+        try await running.value
+        #expect(log.entries.suffix(3) == ["stop Client", "stop Warehouse", "dispose Warehouse"])
+    }
+
+    @Test func runEndsWhenTheContainerIsShutDownElsewhere() async throws {
+        let log = EventLog()
+        let container = try await makeContainer(log, failing: false)
+        let running = try await runUntilTheClientRuns(container)
+        try await container.shutdown(gracePeriod: .seconds(600))
+        try await running.value
+        #expect(log.entries.last == "dispose Warehouse")
+    }
+}
