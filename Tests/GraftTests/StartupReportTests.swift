@@ -85,6 +85,23 @@ private struct Gateway: Sendable { let store: Store }
     }
 }
 
+@Suite struct StartupReportCoversStart {
+    @Test func servicesStartMakesAreInTheReport() async throws {
+        let recorder = StartupRecorder()
+        var builder = ContainerBuilder()
+        builder.addObserver(recorder)
+        builder.register(Ticker.self, lifetime: .singleton) { _ in Ticker() }
+        builder.register(Store.self, lifetime: .singleton, using: Store.init(ticker:))
+        builder.onStart(Store.self) { _ in }
+        let container = try await builder.build()
+
+        try await container.start()
+
+        #expect(recorder.report().services.map(\.service) == ["Store", "Ticker"])
+        try await container.shutdown()
+    }
+}
+
 @Suite struct StartupReportLabelsTheGraphExport {
     @Test(arguments: GraphFormat.allCases)
     func eachServiceMadeIsLabelledWithItsTimeAndOwnShare(_ format: GraphFormat) throws {
