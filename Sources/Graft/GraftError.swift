@@ -49,6 +49,7 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
             case stopFailed = "stop failed"
             case runningServiceFailed = "running service failed"
             case alreadyStarted = "already started"
+            case noTaggedScope = "no scope with the tag"
         }
 
         private let wrapped: Wrapped
@@ -118,6 +119,9 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
         public static let runningServiceFailed = Code(.runningServiceFailed)
         /// `start()` was called on a container that had already started (or tried to).
         public static let alreadyStarted = Code(.alreadyStarted)
+        /// A `.scoped(in:)` service was resolved where no enclosing scope carries its tag (see
+        /// ``ScopeTag``).
+        public static let noTaggedScope = Code(.noTaggedScope)
 
         /// A short, human-readable name for the code.
         public var description: String { wrapped.rawValue }

@@ -19,9 +19,15 @@ extension Lifetime {
     /// Why a `holder` instance cannot keep a `captive` one: the first words of a
     /// captive-dependency hint.
     static func outlives(_ holder: Lifetime, _ captive: Lifetime) -> String {
+        outlives(holder, holder.description, captive.description)
+    }
+
+    /// ``outlives(_:_:)`` with the lifetimes as messages spell them, `.scoped(in: Session)`
+    /// included.
+    static func outlives(_ holder: Lifetime, _ holderLabel: String, _ captiveLabel: String) -> String {
         holder == .weak
             ? "a .weak instance is shared by every scope and call while anything holds it, so it outlives "
-                + "each \(captive) instance"
-            : "a \(holder) outlives each \(captive) instance"
+                + "each \(captiveLabel) instance"
+            : "a \(holderLabel) outlives each \(captiveLabel) instance"
     }
 }

@@ -33,8 +33,8 @@ extension ContainerBuilder {
             GraftError(
                 .lifetimeReplaced,
                 "\(replacement.service) is registered again with another lifetime: "
-                    + "\(replacement.replacedLifetime) at \(replacement.replacedAt), "
-                    + "\(replacement.replacementLifetime) at \(replacement.replacementAt)",
+                    + "\(replacement.replacedLabel) at \(replacement.replacedAt), "
+                    + "\(replacement.replacementLabel) at \(replacement.replacementAt)",
                 service: replacement.service,
                 hints: [
                     "the later registration wins; give both the same lifetime, remove one, or register one "
@@ -59,6 +59,9 @@ public struct Replacement: Sendable, Hashable, CustomStringConvertible {
     public let replacementLifetime: Lifetime
     /// Whether either is an alias, whose lifetime is its target's, so the two are not compared.
     let involvesAlias: Bool
+    /// The lifetimes as messages spell them, with the tag of a `.scoped(in:)` one.
+    let replacedLabel: String
+    let replacementLabel: String
 
     init(replaced: Registration, by replacement: Registration) {
         service = replaced.key.description
@@ -67,17 +70,19 @@ public struct Replacement: Sendable, Hashable, CustomStringConvertible {
         replacedLifetime = replaced.lifetime
         replacementLifetime = replacement.lifetime
         involvesAlias = replaced.kind == .alias || replacement.kind == .alias
+        replacedLabel = replaced.lifetimeLabel
+        replacementLabel = replacement.lifetimeLabel
     }
 
     /// Whether the replacement answers with another lifetime than the registration it replaces.
     public var changesLifetime: Bool {
-        !involvesAlias && replacedLifetime != replacementLifetime
+        !involvesAlias && replacedLabel != replacementLabel
     }
 
     /// `Engine registered at A.swift:12 (.singleton) is replaced by the registration at
     /// A.swift:30 (.transient)`.
     public var description: String {
-        "\(service) registered at \(replacedAt) (\(replacedLifetime)) is replaced by the registration at "
-            + "\(replacementAt) (\(replacementLifetime))"
+        "\(service) registered at \(replacedAt) (\(replacedLabel)) is replaced by the registration at "
+            + "\(replacementAt) (\(replacementLabel))"
     }
 }

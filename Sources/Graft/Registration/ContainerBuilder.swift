@@ -33,6 +33,9 @@ public struct ContainerBuilder: Sendable {
     var observers: [any ContainerObserver] = []
     /// Start hooks, stop hooks and `run()`s, in the order they were added (see `Lifecycle/`).
     var lifecycleHooks: [LifecycleHook] = []
+    /// Set while a `.scoped(in:)` registration is added: its tag (see
+    /// `ContainerBuilder+TaggedScopes.swift`).
+    var addingScopeTag: ScopeTagID?
 
     /// Receives errors nobody else can: disposal failures while `withScope`'s body had already
     /// thrown its own error. Writes them to standard error unless you set it.
@@ -71,17 +74,17 @@ public struct ContainerBuilder: Sendable {
             let key = ServiceKey(type, name: name)
             registrations.removeAll { $0.key == key }
         }
-        registrations.append(
-            Registration(
-                type,
-                name: name,
-                lifetime: lifetime,
-                recipe: recipe,
-                dependencies: dependencies,
-                fileID: fileID,
-                line: line
-            )
+        var registration = Registration(
+            type,
+            name: name,
+            lifetime: lifetime,
+            recipe: recipe,
+            dependencies: dependencies,
+            fileID: fileID,
+            line: line
         )
+        registration.scopeTag = addingScopeTag
+        registrations.append(registration)
     }
 
     /// Registers a closure factory.

@@ -13,6 +13,10 @@
 /// builder.register(Engine.self, lifetime: .singleton) { _ in RCEngine() }
 /// builder.register(PitStopOrder.self, lifetime: .scoped, using: PitStopOrder.init(car:))
 /// ```
+///
+/// One more lifetime is not a case here: `.scoped(in: Session.self)`, one instance per scope
+/// tagged `Session`, shared by every scope made under it (see ``TaggedLifetime`` and
+/// ``ScopeTag``).
 public enum Lifetime: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// A new instance for every resolve; the default.
     case transient

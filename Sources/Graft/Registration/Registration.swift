@@ -11,6 +11,9 @@ struct Registration: Sendable {
     let serviceType: any Sendable.Type
     /// How the instance is made.
     let recipe: Recipe
+    /// The tag of the scope a `.scoped(in:)` registration is shared in (its `lifetime` is
+    /// `.scoped`); `nil` for every other registration.
+    var scopeTag: ScopeTagID?
     let lifetime: Lifetime
     /// The line of ``source``.
     private let line: Int32
@@ -41,6 +44,11 @@ struct Registration: Sendable {
     }
 
     var kind: FactoryKind { recipe.kind }
+
+    /// The lifetime as code spells it, with its tag: `.scoped(in: Session)`.
+    var lifetimeLabel: String {
+        scopeTag.map { TaggedLifetime(tag: $0).description } ?? lifetime.description
+    }
 
     /// Where the registration was made, for messages.
     var source: SourceLocation { SourceLocation(fileID: fileID, line: line) }

@@ -80,6 +80,9 @@ extension ContainerCore {
             return try await createAsync(entry, &state, disposed: true) { publish($0, entry, to: call) }
         case .shared:
             return try await createSharedAsync(entry, &state)
+        case .sharedIn(let scope):
+            var inScope = ResolveState(scope: scope, frame: state.frame, depth: state.depth)
+            return try await createSharedAsync(entry, &inScope)
         }
     }
 

@@ -23,8 +23,9 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     /// Coordinate the creation of scoped instances, each scope's with one of these (see
     /// ``coordinator(of:)``): requests on different threads then create their scoped instances
     /// without meeting on one lock. A creation only ever waits on creations of its own scope
-    /// or of the root, never of another scope, so a wait that would deadlock is always seen
-    /// by one coordinator, which reports it as a cycle. Each is made on first use, so a
+    /// or of the root, never of another scope (but for an enclosing scope's `.scoped(in:)`
+    /// instances: waits only ever go up the tree of scopes, never down or across), so a wait that
+    /// would deadlock is always seen by one coordinator, which reports it as a cycle. Each is made on first use, so a
     /// container that never makes a scoped instance pays for none.
     let scopeCoordinators = LazyCells<CreationCoordinator>(count: ContainerCore.coordinatorCount - 1)
     static let coordinatorCount = 8
@@ -217,6 +218,10 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         case .shared:
             try requireNoAwait(entry, state)
             return try createShared(entry, &state)
+        case .sharedIn(let scope):
+            try requireNoAwait(entry, state)
+            var inScope = ResolveState(scope: scope, frame: state.frame, depth: state.depth)
+            return try createShared(entry, &inScope)
         }
     }
 

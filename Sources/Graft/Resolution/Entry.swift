@@ -8,6 +8,8 @@ final class Entry: Sendable {
     /// Position in the table, which is registration order.
     @usableFromInline let index: Int
     @usableFromInline let lifetime: Lifetime
+    /// The tag of the scope a `.scoped(in:)` instance is shared in; `nil` otherwise.
+    let scopeTag: ScopeTagID?
     /// How the instance is made.
     @usableFromInline let recipe: Recipe
     /// The recipe's synchronous factory, stored on its own: a closure read straight from a
@@ -68,6 +70,7 @@ final class Entry: Sendable {
         self.key = registration.key
         self.index = index
         self.lifetime = registration.lifetime
+        self.scopeTag = registration.scopeTag
         self.recipe = registration.recipe
         // Matched out of the recipe's own enum: passing the closure through a generic
         // `Optional` (`recipe.build ?? …`) would wrap it in two reabstraction thunks, two

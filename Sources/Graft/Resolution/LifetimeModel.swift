@@ -7,6 +7,7 @@
 /// | `.graph` | the top-level call | the scope of the resolve | the call |
 /// | `.singleton`, `.eagerSingleton` | a root slot | the root container | the slot, once |
 /// | `.scoped` | a slot of the scope | the scope | the slot, once |
+/// | `.scoped(in:)` | a slot of the nearest scope with the tag | that scope | its slot, once |
 /// | `.weak` | the weak table | nobody (never disposed) | the table, held weakly |
 ///
 /// The synchronous and the asynchronous resolve paths both ask ``ContainerCore/placement(of:_:as:)``
@@ -47,6 +48,9 @@ enum Placement {
     case new(call: CallState?)
     /// Create the one shared instance, exactly once however many resolves race for it.
     case shared
+    /// Create the one shared instance of a `.scoped(in:)` entry in `scope`, the nearest
+    /// enclosing scope with its tag (see `ContainerCore+TaggedScopes.swift`).
+    case sharedIn(Scope)
 }
 
 extension ContainerCore {
@@ -65,6 +69,7 @@ extension ContainerCore {
             if let box = call.graphInstance(entry.index) { return .existing(box) }
             return .new(call: call)
         case .scopeSlot:
+            if entry.scopeTag != nil { return try taggedPlacement(of: entry, state) }
             try requireScope(entry, state)
             fallthrough
         case .rootSlot, .weakTable:

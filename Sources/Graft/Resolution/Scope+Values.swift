@@ -102,10 +102,11 @@ extension Scope {
     convenience init<First: Sendable, each Value: Sendable>(
         container: ContainerCore,
         parent: Scope,
+        tag: ScopeTagID? = nil,
         providing first: First,
         _ values: repeat each Value
     ) throws(GraftError) {
-        self.init(container: container, parent: parent)
+        self.init(container: container, parent: parent, tag: tag)
         do throws(GraftError) {
             guard !isClosed else {
                 throw GraftError(

@@ -36,6 +36,8 @@ public final class Scope: Resolver, @unchecked Sendable {
     /// never handed out as a `Scope` and so never resolves through `container`.
     @usableFromInline let retainedContainer: ContainerCore?
     let isRoot: Bool
+    /// What `.scoped(in:)` services look for (see `Scope+Tags.swift`); `nil` for most scopes.
+    let tag: ScopeTagID?
     /// The scope this one was made under, told when this one closes.
     let parent: Parent?
     /// Set once, when the scope closes; read by every resolve through the scope.
@@ -49,9 +51,10 @@ public final class Scope: Resolver, @unchecked Sendable {
     @exclusivity(unchecked) private var state = State()
 
     /// A child of `parent`, or a scope born closed when `parent` is closed or draining.
-    init(container: ContainerCore, parent: Scope) {
+    init(container: ContainerCore, parent: Scope, tag: ScopeTagID? = nil) {
         self.retainedContainer = container
         self.isRoot = false
+        self.tag = tag
         self.parent = parent.isRoot ? .root(Unmanaged.passUnretained(parent)) : .scope(parent)
         guard parent.add(child: self) else {
             closed.store(true, ordering: .releasing)
@@ -67,6 +70,7 @@ public final class Scope: Resolver, @unchecked Sendable {
     init(rootOf container: Void) {
         self.retainedContainer = nil
         self.isRoot = true
+        self.tag = nil
         self.parent = nil
     }
 

@@ -138,6 +138,9 @@ struct DependencyGraph: Sendable {
 
     func lifetime(_ node: Int) -> Lifetime { registrations[node].lifetime }
 
+    /// The lifetime as messages and pictures spell it: `.scoped(in: Session)` for a tagged one.
+    func lifetimeLabel(_ node: Int) -> String { registrations[node].lifetimeLabel }
+
     func source(_ node: Int) -> SourceLocation { registrations[node].source }
 
     /// Every key, in registration order: for messages.

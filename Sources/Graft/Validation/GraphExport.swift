@@ -44,10 +44,10 @@ struct GraphRenderer {
         let name = key.name.map { "\\n\"\($0)\"" } ?? ""
         let lifetime: String
         switch graph.factoryNote(node) {
-        case nil: lifetime = "\(graph.lifetime(node))"
-        case "async": lifetime = "async \(graph.lifetime(node))"
+        case nil: lifetime = graph.lifetimeLabel(node)
+        case "async": lifetime = "async \(graph.lifetimeLabel(node))"
         case let note? where note.hasPrefix("instance") || note.hasPrefix("alias"): lifetime = note
-        case let note?: lifetime = "\(graph.lifetime(node)), \(note)"
+        case let note?: lifetime = "\(graph.lifetimeLabel(node)), \(note)"
         }
         let note = notes[key.description].map { "\\n\($0)" } ?? ""
         return "\(key.typeName)\(name)\\n\(lifetime)\(note)"

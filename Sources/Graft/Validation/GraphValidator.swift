@@ -169,8 +169,8 @@ struct GraphValidator {
         let shortest = shortestLivedThroughTransients()
         var problems: [GraftError] = []
         for holder in 0..<graph.count {
-            let holderRank = graph.lifetime(holder).holdingRank
-            guard holderRank >= 2 else { continue }
+            let holderRank = holdingRank(holder)
+            guard holderRank >= Self.scopedRank else { continue }
             for edge in graph.edges[holder] {
                 let reached = passesThrough(edge.target) ? shortest[edge.target] : own(edge.target)
                 guard let reached, reached.rank > 0, reached.rank < holderRank else { continue }
@@ -194,8 +194,32 @@ struct GraphValidator {
     }
 
     private func own(_ node: Int) -> Reach? {
-        let rank = graph.lifetime(node).rank
+        let rank = rank(node)
         return rank > 0 ? Reach(rank: rank, node: node, via: nil) : nil
+    }
+
+    // How long an instance of each node lives, for the captive check: ``Lifetime/rank`` spread
+    // out to fit the lifetimes between a scope's and a singleton's. A `.scoped(in:)` instance
+    // outlives the `.scoped` ones of the scopes under its tagged scope; a scope value, given to
+    // a scope and seen by every scope under it, may be given to the tagged scope itself, so a
+    // tagged service may hold one (if that scope was not given it, resolving says so). Tagged
+    // instances of different tags are not compared: which tag's scopes enclose which is decided
+    // where scopes are made, and a resolve that finds no scope with the tag says so.
+    private static let scopedRank = 20
+    private static let taggedRank = 25
+    private static let captiveRanks = [10, scopedRank, taggedRank]
+
+    private func rank(_ node: Int) -> Int {
+        let lifetime = graph.lifetime(node)
+        guard lifetime == .scoped else { return lifetime.rank * 10 }
+        if graph.registrations[node].scopeTag != nil || graph.registrations[node].kind == .scopeValue {
+            return Self.taggedRank
+        }
+        return Self.scopedRank
+    }
+
+    private func holdingRank(_ node: Int) -> Int {
+        graph.lifetime(node) == .weak ? Lifetime.singleton.rank * 10 : rank(node)
     }
 
     /// For each transient, the shortest-lived non-transient it reaches through transients.
@@ -206,8 +230,8 @@ struct GraphValidator {
         // pass, gives the right answer when transients sit on a loop (closed by Lazy/Provider).
         let predecessors = transientPredecessors()
         var result = [Reach?](repeating: nil, count: graph.count)
-        for rank in 1..<Lifetime.singleton.rank {
-            var queue = (0..<graph.count).filter { !passesThrough($0) && graph.lifetime($0).rank == rank }
+        for rank in Self.captiveRanks {
+            var queue = (0..<graph.count).filter { !passesThrough($0) && self.rank($0) == rank }
             var head = 0
             while head < queue.count {
                 let node = queue[head]
@@ -263,15 +287,15 @@ struct GraphValidator {
     private func captiveProblem(holder: Int, captive: Int, path: [Int]) -> GraftError {
         let holderKey = graph.key(holder)
         let captiveKey = graph.key(captive)
-        let holderLifetime = graph.lifetime(holder)
-        let captiveLifetime = graph.lifetime(captive)
+        let holderLifetime = graph.lifetimeLabel(holder)
+        let captiveLifetime = graph.lifetimeLabel(captive)
         return GraftError(
             .captiveDependency,
             "captive dependency: \(holderKey) (\(holderLifetime)) depends on \(captiveKey) (\(captiveLifetime))",
             service: holderKey.description,
             path: path.map { graph.key($0).description },
             hints: [
-                Lifetime.outlives(holderLifetime, captiveLifetime)
+                Lifetime.outlives(graph.lifetime(holder), holderLifetime, captiveLifetime)
                     + (graph.registrations[captive].kind == .scopeValue
                         ? "; \(captiveKey.typeName) is a scope value, given to each scope, so make "
                             + "\(holderKey.typeName) .scoped or shorter-lived"
