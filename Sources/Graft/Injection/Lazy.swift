@@ -45,7 +45,9 @@ public final class Lazy<Value: Sendable>: Sendable {
             return box.value()
         case .claimed(let claim, let parent):
             let outcome = Result { () throws(GraftError) -> Value in
-                try CreationChain.running(claim, within: parent) { () throws(GraftError) -> Value in try link.resolve(Value.self) }
+                try CreationChain.running(claim, within: parent) { () throws(GraftError) -> Value in
+                    try link.resolve(Value.self)
+                }
             }
             return try finish(claim, by: coordinator, outcome)
         }

@@ -85,9 +85,11 @@ final class Entry: Sendable {
         self.holdsInstanceItself = holdsItself(registration.serviceType)
         self.dependencies = dependencies
         self.links = links
-        self.plainTargets = LinkBuffer(
-            zip(dependencies, links).map { dependency, link in dependency.kind == .direct ? Int32(link) : -1 }
-        )
+        // Written straight into the buffer, each dependency read in place: a temporary array,
+        // or zipping the two arrays, would copy every `Dependency` once more.
+        self.plainTargets = LinkBuffer(count: dependencies.count) { position in
+            dependencies[position].kind == .direct ? Int32(links[position]) : -1
+        }
         self.activations = registration.activations.filter { $0.role != .disposal }
         self.disposer = registration.activations.last { $0.role == .disposal }?.disposer
         self.arguments = dependencies.filter { $0.kind == .argument }.sorted { $0.argument < $1.argument }.map(\.key)
