@@ -105,7 +105,10 @@ final class Entry: Sendable {
     ///
     /// A shared instance's slot is its registration's index: the container's slots and each
     /// scope's table have room for every registration, so no numbering is kept elsewhere.
-    convenience init(graph: DependencyGraph, index: Int, isObserved: Bool = false) {
+    ///
+    /// `graph` is borrowed: an initializer otherwise takes its arguments as its own, which would
+    /// copy the whole graph (a retain of each of its arrays) for every entry made.
+    convenience init(graph: borrowing DependencyGraph, index: Int, isObserved: Bool = false) {
         let registration = graph.registrations[index]
         self.init(
             registration: registration,
