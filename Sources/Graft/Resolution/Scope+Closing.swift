@@ -113,12 +113,12 @@ extension Scope {
     /// Tells the observers of the scopes a close closed: this one's children, then this one.
     @inline(never)
     private func report(_ closedScopes: ClosedScopes) {
-        var closedScopes = closedScopes
-        if !isRoot, let observers = container.table.observers { closedScopes.add(id, observers) }
         closedScopes.report()
+        if !isRoot { container.table.observers?.didCloseScope(id) }
     }
 
-    /// The scopes a close closed, to tell the observers of once every lock is released.
+    /// The child scopes a close closed, to tell the observers of once every lock is released (no
+    /// allocation for a scope without children).
     private struct ClosedScopes {
         var observers: Observers?
         var ids: [ObjectIdentifier] = []

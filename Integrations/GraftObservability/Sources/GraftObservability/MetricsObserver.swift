@@ -51,6 +51,12 @@ public final class MetricsObserver: ContainerObserver {
         }
     }
 
+    /// A service and its lifetime, whose metrics are kept together.
+    private struct Key: Hashable {
+        let service: String
+        let lifetime: Lifetime
+    }
+
     /// The metrics of one service: made on its first creation, then reused.
     private struct Handles {
         let creations: Counter
@@ -63,7 +69,7 @@ public final class MetricsObserver: ContainerObserver {
     public let dimensions: [(String, String)]
     private let factory: any MetricsFactory
     private let openScopes: Meter
-    private let handles = Mutex([String: Handles]())
+    private let handles = Mutex([Key: Handles]())
     private let failureCounters = Mutex([String: Counter]())
     private let disposalFailureCounters = Mutex([String: Counter]())
 
@@ -87,7 +93,7 @@ public final class MetricsObserver: ContainerObserver {
 
     /// Counts the creation and records its time.
     public func didCreate(_ event: CreationEvent) {
-        let key = event.lifetime.rawValue + " " + event.service
+        let key = Key(service: event.service, lifetime: event.lifetime)
         let handles = handles.withLock { handles in
             if let existing = handles[key] { return existing }
             let dimensions = dimensions + [("service", event.service), ("lifetime", event.lifetime.rawValue)]
