@@ -36,7 +36,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
 
     init(table: RegistrationTable) {
         self.table = table
-        self.root = Scope(rootOf: ())
+        self.root = Scope(rootOf: (), isObserved: table.isObserved)
         self.unretainedRoot = Unmanaged.passUnretained(root)
         self.singletons = LazyCells(count: table.count)
         super.init()
