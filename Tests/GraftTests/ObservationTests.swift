@@ -173,3 +173,82 @@ private func builder(observer: RecordingObserver) -> ContainerBuilder {
         #expect(observer.lines.current.last == "disposed AsyncConnection")
     }
 }
+
+/// Records the scopes it is told of: `open`/`closed` lines, each scope numbered in the order it opened.
+private final class ScopeRecorder: ContainerObserver {
+    private let state = Guarded((numbers: [ObjectIdentifier: Int](), lines: [String]()))
+
+    var lines: [String] { state.current.lines }
+
+    func didOpenScope(_ event: ScopeEvent) {
+        state.withLock { state in
+            let number = state.numbers.count + 1
+            state.numbers[event.scope] = number
+            state.lines.append("open \(number)")
+        }
+    }
+
+    func didCloseScope(_ event: ScopeEvent) {
+        state.withLock { state in state.lines.append("closed \(state.numbers[event.scope].map(String.init) ?? "?")") }
+    }
+}
+
+@Suite struct ScopesAreReportedOpenAndClosed {
+    private func container(_ recorder: ScopeRecorder) throws -> Container {
+        var builder = ContainerBuilder()
+        builder.addObserver(recorder)
+        builder.register(Settings.self, lifetime: .singleton) { _ in Settings() }
+        return try builder.build()
+    }
+
+    @Test func aScopeIsReportedOpenWhenMadeAndClosedOnceWhenClosed() throws {
+        let recorder = ScopeRecorder()
+        let container = try container(recorder)
+
+        let scope = container.makeScope()
+        #expect(recorder.lines == ["open 1"])
+        try scope.close()
+        try scope.close()
+        try container.withScope { _ in }
+
+        #expect(recorder.lines == ["open 1", "closed 1", "open 2", "closed 2"])
+    }
+
+    @Test func childrenClosedWithTheirParentOrTheContainerAreEachReported() async throws {
+        let recorder = ScopeRecorder()
+        let container = try container(recorder)
+
+        let parent = container.makeScope()
+        let child = parent.makeScope()
+        _ = child.makeScope()
+        try await parent.close()
+        let other = container.makeScope()
+        try await container.shutdown()
+
+        #expect(
+            recorder.lines == ["open 1", "open 2", "open 3", "closed 3", "closed 2", "closed 1", "open 4", "closed 4"]
+        )
+        #expect(other.isClosed)
+    }
+
+    @Test func aScopeLetGoWithoutBeingClosedIsReportedClosed() throws {
+        let recorder = ScopeRecorder()
+        let container = try container(recorder)
+
+        do { _ = container.makeScope() }
+        try container.shutdown()
+
+        #expect(recorder.lines == ["open 1", "closed 1"])
+    }
+
+    @Test func aScopeBornClosedIsNotReported() throws {
+        let recorder = ScopeRecorder()
+        let container = try container(recorder)
+        try container.shutdown()
+
+        let scope = container.makeScope()
+
+        #expect(scope.isClosed)
+        #expect(recorder.lines.isEmpty)
+    }
+}

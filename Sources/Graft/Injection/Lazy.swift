@@ -43,12 +43,13 @@ public final class Lazy<Value: Sendable>: Sendable {
         switch try coordinator.acquire(slot, key: link.key, existing: existing) {
         case .ready(let box):
             return box.value()
-        case .claimed(let chain):
+        case .claimed(let claim, let parent):
             let outcome = Result { () throws(GraftError) -> Value in
-                try CreationChain.onThread.with(chain) { () throws(GraftError) -> Value in try link.resolve(Value.self)
+                try CreationChain.running(claim, within: parent) { () throws(GraftError) -> Value in
+                    try link.resolve(Value.self)
                 }
             }
-            return try finish(chain, by: coordinator, outcome)
+            return try finish(claim, by: coordinator, outcome)
         }
     }
 
@@ -63,18 +64,18 @@ public final class Lazy<Value: Sendable>: Sendable {
         switch try await coordinator.acquireAsync(slot, key: link.key, existing: existing) {
         case .ready(let box):
             return box.value()
-        case .claimed(let chain):
+        case .claimed(let claim, _):
             let outcome: Result<Value, GraftError>
             do {
                 outcome = .success(
-                    try await CreationChain.$inTask.withValue(chain) { () async throws(GraftError) -> Value in
+                    try await CreationChain.running(claim) { () async throws -> Value in
                         try await link.resolveAsync(Value.self)
                     }
                 )
             } catch {
                 outcome = .failure(GraftError.wrapping(error))
             }
-            return try finish(chain, by: coordinator, outcome)
+            return try finish(claim, by: coordinator, outcome)
         }
     }
 
@@ -89,19 +90,19 @@ public final class Lazy<Value: Sendable>: Sendable {
 
     private var slot: SlotID { SlotID(store: ObjectIdentifier(self), index: 0) }
 
-    /// Keeps what the creation claimed as `chain` made, and tells the callers waiting for it.
+    /// Keeps what the creation claimed as `claim` made, and tells the callers waiting for it.
     private func finish(
-        _ chain: CreationChain,
+        _ claim: CreationClaim,
         by coordinator: CreationCoordinator,
         _ outcome: Result<Value, GraftError>
     ) throws(GraftError) -> Value {
         switch outcome {
         case .success(let value):
             cached.withLock { $0 = value }
-            coordinator.finish(chain, .success(InstanceCell.make(value)))
+            coordinator.finish(claim, .success(InstanceCell.make(value)))
             return value
         case .failure(let failure):
-            coordinator.finish(chain, .failure(failure))
+            coordinator.finish(claim, .failure(failure))
             throw failure
         }
     }

@@ -27,6 +27,15 @@ public protocol ContainerObserver: Sendable {
 
     /// An instance was disposed when its scope or container closed, or its `dispose()` threw.
     func didDispose(_ event: DisposalEvent)
+
+    /// A scope was made, open. A scope made already closed (under a closed or draining
+    /// container or scope) is not reported.
+    func didOpenScope(_ event: ScopeEvent)
+
+    /// A scope reported open closed: by its own `close()`, by its parent's or the container's
+    /// shutdown, or by being let go without being closed (its instances then left to its
+    /// parent). Each scope reported open is reported closed once.
+    func didCloseScope(_ event: ScopeEvent)
 }
 
 extension ContainerObserver {
@@ -38,6 +47,12 @@ extension ContainerObserver {
 
     /// Does nothing.
     public func didDispose(_ event: DisposalEvent) {}
+
+    /// Does nothing.
+    public func didOpenScope(_ event: ScopeEvent) {}
+
+    /// Does nothing.
+    public func didCloseScope(_ event: ScopeEvent) {}
 }
 
 /// Who owns an instance: disposes it, and keeps it when its lifetime shares it.
@@ -113,4 +128,17 @@ public struct DisposalEvent: Sendable {
     public let service: String
     /// What `dispose()` threw, or `nil` when it returned.
     public let error: (any Error)?
+}
+
+/// A scope opened or closed, as a ``ContainerObserver`` is told of it.
+public struct ScopeEvent: Sendable {
+    /// The scope, as ``InstanceOwner/scope(_:)`` identifies it: `ObjectIdentifier(scope)`.
+    public let scope: ObjectIdentifier
+
+    /// An event for `scope`; to test an observer with events of your own.
+    ///
+    /// - Parameter scope: The scope's identifier.
+    public init(scope: ObjectIdentifier) {
+        self.scope = scope
+    }
 }

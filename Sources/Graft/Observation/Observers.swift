@@ -27,6 +27,16 @@ final class Observers: Sendable {
         let event = DisposalEvent(service: service, error: error)
         for observer in list { observer.didDispose(event) }
     }
+
+    func didOpenScope(_ scope: ObjectIdentifier) {
+        let event = ScopeEvent(scope: scope)
+        for observer in list { observer.didOpenScope(event) }
+    }
+
+    func didCloseScope(_ scope: ObjectIdentifier) {
+        let event = ScopeEvent(scope: scope)
+        for observer in list { observer.didCloseScope(event) }
+    }
 }
 
 /// A disposable that tells observers how its disposal went.

@@ -183,23 +183,23 @@ extension ContainerCore {
         switch acquisition {
         case .ready(let box):
             return box.value(holdingItself: entry.holdsInstanceItself)
-        case .claimed(let chain) where entry.asyncCause == nil:
+        case .claimed(let claim, let parent) where entry.asyncCause == nil:
             // A synchronous factory runs right here: it needs no other thread to finish, so
             // threads blocked waiting for it can never starve it.
-            return try createClaimed(entry, chain, by: coordinator, state)
-        case .claimed(let chain):
+            return try createClaimed(entry, claim, within: parent, by: coordinator, state)
+        case .claimed(let claim, _):
             let inner = sharedState(entry, state)
             let disposed = disposesShared(entry)
             let creation = Task { () async throws -> Service in
                 var state = inner
-                return try await CreationChain.$inTask.withValue(chain) { () async throws -> Service in
+                return try await CreationChain.running(claim) { () async throws -> Service in
                     try await self.createAsync(entry, &state, disposed: disposed) { [coordinator] in
-                        if entry.hasActivations { coordinator.setProvisional(InstanceCell.make($0), for: chain) }
+                        if entry.hasActivations { coordinator.setProvisional(InstanceCell.make($0), for: claim) }
                     }
                 }
             }
             let outcome = await creation.result
-            return try completeShared(entry, scope, chain, by: coordinator) { try outcome.get() }
+            return try completeShared(entry, scope, claim, by: coordinator) { try outcome.get() }
         }
     }
 }

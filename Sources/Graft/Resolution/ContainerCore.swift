@@ -37,7 +37,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
 
     init(table: RegistrationTable) {
         self.table = table
-        self.root = Scope(rootOf: ())
+        self.root = Scope(rootOf: (), isObserved: table.isObserved)
         self.unretainedRoot = Unmanaged.passUnretained(root)
         self.singletons = LazyCells(count: table.count)
         super.init()
@@ -177,7 +177,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         defer { state.depth &-= 1 }
         do {
             if state.depth % ResolveState.stackHopInterval == 0 {
-                return try StackExtension.run(carrying: CreationChain.current, in: CreationChain.onThread) {
+                return try StackExtension.run(carrying: CreationChain.currentOnThread, in: CreationChain.onThread) {
                     () throws(GraftError) -> Service in
                     try makeByLifetime(entry, &state)
                 }
@@ -408,55 +408,56 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         switch acquisition {
         case .ready(let box):
             return box.value(holdingItself: entry.holdsInstanceItself)
-        case .claimed(let chain):
-            return try createClaimed(entry, chain, by: coordinator, state)
+        case .claimed(let claim, let parent):
+            return try createClaimed(entry, claim, within: parent, by: coordinator, state)
         }
     }
 
-    /// Creates the shared instance whose slot `chain` claimed from `coordinator`, publishes it
+    /// Creates the shared instance whose slot `claim` claimed from `coordinator`, publishes it
     /// and wakes the waiters.
     func createClaimed<Service: Sendable>(
         _ entry: Entry,
-        _ chain: CreationChain,
+        _ claim: CreationClaim,
+        within parent: CreationChain?,
         by coordinator: CreationCoordinator,
         _ state: borrowing ResolveState
     ) throws(GraftError) -> Service {
         var inner = sharedState(entry, state)
         let scope = state.scope
         let disposed = disposesShared(entry)
-        return try completeShared(entry, scope, chain, by: coordinator) { () throws -> Service in
-            try CreationChain.onThread.with(chain) { () throws(GraftError) -> Service in
+        return try completeShared(entry, scope, claim, by: coordinator) { () throws -> Service in
+            try CreationChain.running(claim, within: parent) { () throws(GraftError) -> Service in
                 // Only activation hooks, which run after publishing, can see a provisional
                 // instance. Observed or not is asked here, each call with a closure of its own,
                 // as in `makeByLifetime`.
                 if _slowPath(entry.isObserved) {
                     return try createObserved(entry, &inner, disposed: disposed, arguments: nil) {
-                        if entry.hasActivations { coordinator.setProvisional(InstanceCell.make($0), for: chain) }
+                        if entry.hasActivations { coordinator.setProvisional(InstanceCell.make($0), for: claim) }
                     }
                 }
                 return try create(entry, &inner, disposed: disposed) {
-                    if entry.hasActivations { coordinator.setProvisional(InstanceCell.make($0), for: chain) }
+                    if entry.hasActivations { coordinator.setProvisional(InstanceCell.make($0), for: claim) }
                 }
             }
         }
     }
 
-    /// Publishes what `creation` made, or its failure, and wakes every waiter of `chain`, which
+    /// Publishes what `creation` made, or its failure, and wakes every waiter of `claim`, which
     /// `coordinator` issued.
     func completeShared<Service: Sendable>(
         _ entry: Entry,
         _ scope: Scope,
-        _ chain: CreationChain,
+        _ claim: CreationClaim,
         by coordinator: CreationCoordinator,
         _ creation: () throws -> Service
     ) throws(GraftError) -> Service {
         do {
             let published = try publishShared(try creation(), entry, scope)
-            coordinator.finish(chain, .success(published))
+            coordinator.finish(claim, .success(published))
             return published.value(holdingItself: entry.holdsInstanceItself)
         } catch {
             let failure = GraftError.wrapping(error)
-            coordinator.finish(chain, .failure(failure))
+            coordinator.finish(claim, .failure(failure))
             throw failure
         }
     }

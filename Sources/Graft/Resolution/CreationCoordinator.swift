@@ -31,8 +31,9 @@ final class CreationCoordinator: Sendable {
     enum Acquisition {
         /// The instance exists (or a provisional one is visible to this caller).
         case ready(InstanceCell)
-        /// The caller must create the instance, then call `finish`.
-        case claimed(CreationChain)
+        /// The caller must create the instance, as part of the creation it runs `within` (the
+        /// current chain, read once here), then call `finish`.
+        case claimed(CreationClaim, within: CreationChain?)
     }
 
     private enum Step {
@@ -124,7 +125,7 @@ final class CreationCoordinator: Sendable {
                 let id = state.nextID
                 state.nextID += idStride
                 state.inProgress[slot] = id
-                return .done(.claimed(CreationChain(id: id, key: key, slot: slot, parent: chain)))
+                return .done(.claimed(CreationClaim(id: id, key: key, slot: slot), within: chain))
             }
             if let chain, chain.contains(id) {
                 if let provisional = state.records[id]?.provisional {
@@ -138,10 +139,9 @@ final class CreationCoordinator: Sendable {
                 return .fail(CycleReport.error(loop, concurrent: true))
             }
             state.records[id]?.waiters += 1
-            var link = chain
-            while let current = link {
-                state.waitingFor[current.id] = id
-                link = current.parent
+            chain?.forEachClaim { claim in
+                state.waitingFor[claim.id] = id
+                return true
             }
             return .wait(id)
         }
@@ -154,10 +154,9 @@ final class CreationCoordinator: Sendable {
         chain: CreationChain?
     ) throws(GraftError) {
         state.withLock { state in
-            var link = chain
-            while let current = link {
-                state.waitingFor[current.id] = nil
-                link = current.parent
+            chain?.forEachClaim { claim in
+                state.waitingFor[claim.id] = nil
+                return true
             }
             state.records[id]?.waiters -= 1
             if let record = state.records[id], record.waiters <= 0, record.outcome != nil {
@@ -167,30 +166,30 @@ final class CreationCoordinator: Sendable {
         if case .failure(let error) = outcome { throw error }
     }
 
-    /// Makes `value` visible to resolves on behalf of the creation `chain` heads, before it is finished.
-    func setProvisional(_ value: InstanceCell, for chain: CreationChain) {
+    /// Makes `value` visible to resolves on behalf of the creation `claim` names, before it is finished.
+    func setProvisional(_ value: InstanceCell, for claim: CreationClaim) {
         state.withLock { state in
-            var record = state.records[chain.id] ?? Record(slot: chain.slot, key: chain.key)
+            var record = state.records[claim.id] ?? Record(slot: claim.slot, key: claim.key)
             record.provisional = value
-            state.records[chain.id] = record
+            state.records[claim.id] = record
         }
     }
 
-    /// Ends the creation `chain` heads, handing its outcome to every waiter.
-    func finish(_ chain: CreationChain, _ outcome: Result<InstanceCell, GraftError>) {
+    /// Ends the creation `claim` names, handing its outcome to every waiter.
+    func finish(_ claim: CreationClaim, _ outcome: Result<InstanceCell, GraftError>) {
         let (continuations, hadWaiters) = state.withLock {
             state -> ([CheckedContinuation<Void, Never>], Bool) in
-            state.inProgress[chain.slot] = nil
-            guard var record = state.records[chain.id] else { return ([], false) }
+            state.inProgress[claim.slot] = nil
+            guard var record = state.records[claim.id] else { return ([], false) }
             let continuations = record.continuations
             record.continuations = []
             record.outcome = outcome
             record.provisional = nil
             let hadWaiters = record.waiters > 0
             if hadWaiters {
-                state.records[chain.id] = record
+                state.records[claim.id] = record
             } else {
-                state.records[chain.id] = nil
+                state.records[claim.id] = nil
             }
             return (continuations, hadWaiters)
         }
@@ -225,58 +224,4 @@ final class CreationCoordinator: Sendable {
 struct SlotID: Hashable, Sendable {
     let store: ObjectIdentifier
     let index: Int
-}
-
-/// The creations a thread or task is running right now, innermost first.
-///
-/// Kept per thread (synchronous creations) or per task (asynchronous ones), not only passed down
-/// a resolution, so that a factory that resolves through the container directly (not only
-/// through the resolver it was given) is still recognised as part of the creation it runs in.
-final class CreationChain: Sendable {
-    /// The creation under way on this thread (synchronous), or else in this task (asynchronous).
-    static var current: CreationChain? {
-        // Only `CreationChain`s are ever put in `onThread`.
-        if let chain = onThread.value { return unsafeDowncast(chain, to: CreationChain.self) }
-        return inTask
-    }
-
-    /// Set around synchronous creations: no allocation, unlike a task-local value outside a task.
-    static let onThread = ThreadSlot()
-
-    /// Set around asynchronous creations, which may resume on another thread.
-    @TaskLocal static var inTask: CreationChain?
-
-    let id: Int
-    let key: ServiceKey
-    /// The slot the creation fills.
-    let slot: SlotID
-    let parent: CreationChain?
-
-    init(id: Int, key: ServiceKey, slot: SlotID, parent: CreationChain?) {
-        self.id = id
-        self.key = key
-        self.slot = slot
-        self.parent = parent
-    }
-
-    func contains(_ id: Int) -> Bool {
-        var link: CreationChain? = self
-        while let current = link {
-            if current.id == id { return true }
-            link = current.parent
-        }
-        return false
-    }
-
-    /// The keys from the creation `id` down to this one, outermost first.
-    func keys(from id: Int) -> [ServiceKey] {
-        var keys: [ServiceKey] = []
-        var link: CreationChain? = self
-        while let current = link {
-            keys.append(current.key)
-            if current.id == id { break }
-            link = current.parent
-        }
-        return keys.reversed()
-    }
 }

@@ -88,9 +88,11 @@ final class Entry: Sendable {
         self.holdsInstanceItself = holdsItself(registration.serviceType)
         self.dependencies = dependencies
         self.links = links
-        self.plainTargets = LinkBuffer(
-            zip(dependencies, links).map { dependency, link in dependency.kind == .direct ? Int32(link) : -1 }
-        )
+        // Written straight into the buffer, each dependency read in place: a temporary array,
+        // or zipping the two arrays, would copy every `Dependency` once more.
+        self.plainTargets = LinkBuffer(count: dependencies.count) { position in
+            dependencies[position].kind == .direct ? Int32(links[position]) : -1
+        }
         self.activations = registration.activations.filter { $0.role != .disposal }
         self.disposer = registration.activations.last { $0.role == .disposal }?.disposer
         self.arguments = dependencies.filter { $0.kind == .argument }.sorted { $0.argument < $1.argument }.map(\.key)
@@ -106,7 +108,10 @@ final class Entry: Sendable {
     ///
     /// A shared instance's slot is its registration's index: the container's slots and each
     /// scope's table have room for every registration, so no numbering is kept elsewhere.
-    convenience init(graph: DependencyGraph, index: Int, isObserved: Bool = false) {
+    ///
+    /// `graph` is borrowed: an initializer otherwise takes its arguments as its own, which would
+    /// copy the whole graph (a retain of each of its arrays) for every entry made.
+    convenience init(graph: borrowing DependencyGraph, index: Int, isObserved: Bool = false) {
         let registration = graph.registrations[index]
         self.init(
             registration: registration,

@@ -19,6 +19,8 @@ final class RegistrationTable: Sendable {
     let scopeValueSlots: [Int]
     /// What the builder was given to observe the container; `nil` when nothing observes it.
     let observers: Observers?
+    /// `observers != nil`, a plain flag: a scope reads it when it is made.
+    let isObserved: Bool
 
     /// Freezes `graph`, which linking made and validation accepted.
     init(
@@ -28,6 +30,7 @@ final class RegistrationTable: Sendable {
         observers: Observers? = nil
     ) {
         self.observers = observers
+        self.isObserved = observers != nil
         self.graph = graph
         self.requirements = requirements
         self.problemReporter = problemReporter

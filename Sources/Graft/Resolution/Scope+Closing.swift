@@ -86,7 +86,8 @@ extension Scope {
             }
         }
 
-        func unlist(_ child: Scope) {
+        /// Whether `child` was still listed, and so is closed by being let go.
+        func unlist(_ child: Scope) -> Bool {
             switch self {
             case .root(let root): root._withUnsafeGuaranteedRef { $0.unlist(child) }
             case .scope(let scope): scope.unlist(child)
@@ -100,8 +101,37 @@ extension Scope {
         // What the scopes held is let go only after every lock: releasing instances runs their
         // deinits, which must not run with a lock held.
         var childrenStates: [State] = []
-        let taken = withState { state in takeForClosing(&state, childrenStates: &childrenStates) }
+        // Only a scope of an observed container lists the scopes it closes, for its observers.
+        var closedScopes: ClosedScopes? = isObserved ? ClosedScopes() : nil
+        let taken = withState { state in
+            takeForClosing(&state, childrenStates: &childrenStates, closedScopes: &closedScopes)
+        }
+        if let closedScopes, taken != nil { report(closedScopes) }
         return taken.map { $0.records + $0.state.disposables.reversed() }
+    }
+
+    /// Tells the observers of the scopes a close closed: this one's children, then this one.
+    @inline(never)
+    private func report(_ closedScopes: ClosedScopes) {
+        closedScopes.report()
+        if !isRoot { container.table.observers?.didCloseScope(id) }
+    }
+
+    /// The child scopes a close closed, to tell the observers of once every lock is released (no
+    /// allocation for a scope without children).
+    private struct ClosedScopes {
+        var observers: Observers?
+        var ids: [ObjectIdentifier] = []
+
+        mutating func add(_ id: ObjectIdentifier, _ observers: Observers) {
+            self.observers = observers
+            ids.append(id)
+        }
+
+        func report() {
+            guard let observers else { return }
+            for id in ids { observers.didCloseScope(id) }
+        }
     }
 
     /// ``beginClose()`` with this scope's lock held: this scope's state, and its children's
@@ -110,7 +140,8 @@ extension Scope {
     /// read here; their states go to `childrenStates`.
     private func takeForClosing(
         _ state: inout State,
-        childrenStates: inout [State]
+        childrenStates: inout [State],
+        closedScopes: inout ClosedScopes?
     ) -> (state: State, records: [DisposalRecord])? {
         guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return nil }
@@ -118,8 +149,14 @@ extension Scope {
         for child in state.children.values {
             child._withUnsafeGuaranteedRef { child in
                 child.isListed.store(false, ordering: .releasing)
-                guard let taken = child.withState({ child.takeForClosing(&$0, childrenStates: &childrenStates) })
+                guard
+                    let taken = child.withState({
+                        child.takeForClosing(&$0, childrenStates: &childrenStates, closedScopes: &closedScopes)
+                    })
                 else { return }
+                if closedScopes != nil, let observers = child.container.table.observers {
+                    closedScopes?.add(child.id, observers)
+                }
                 records += taken.records + taken.state.disposables.reversed()
                 childrenStates.append(taken.state)
             }
@@ -137,13 +174,15 @@ extension Scope {
 
     /// Called by a child that is let go without being closed: its records become this scope's,
     /// disposed when this one closes, as they would have been had it stayed listed.
-    func unlist(_ child: Scope) {
-        let waiters = withState { state -> [@Sendable () -> Void] in
-            guard child.isListed.load(ordering: .acquiring) else { return [] }
+    /// Returns whether `child` was still listed (not closed meanwhile by this scope's close).
+    func unlist(_ child: Scope) -> Bool {
+        let (wasListed, waiters) = withState { state -> (Bool, [@Sendable () -> Void]) in
+            guard child.isListed.load(ordering: .acquiring) else { return (false, []) }
             state.disposables += child.withState { $0.disposables }
-            return remove(child, from: &state)
+            return (true, remove(child, from: &state))
         }
         for waiter in waiters { waiter() }
+        return wasListed
     }
 
     /// Takes `child` off the list, if it is still on it; returns the drain's waiters to run

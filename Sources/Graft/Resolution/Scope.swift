@@ -36,6 +36,9 @@ public final class Scope: Resolver, @unchecked Sendable {
     /// never handed out as a `Scope` and so never resolves through `container`.
     @usableFromInline let retainedContainer: ContainerCore?
     let isRoot: Bool
+    /// Whether the container has observers, told when this scope opens and closes (see
+    /// ``Observers``).
+    let isObserved: Bool
     /// What `.scoped(in:)` services look for (see `Scope+Tags.swift`); `nil` for most scopes.
     let tag: ScopeTagID?
     /// The scope this one was made under, told when this one closes.
@@ -54,12 +57,14 @@ public final class Scope: Resolver, @unchecked Sendable {
     init(container: ContainerCore, parent: Scope, tag: ScopeTagID? = nil) {
         self.retainedContainer = container
         self.isRoot = false
+        self.isObserved = container.table.isObserved
         self.tag = tag
         self.parent = parent.isRoot ? .root(Unmanaged.passUnretained(parent)) : .scope(parent)
         guard parent.add(child: self) else {
             closed.store(true, ordering: .releasing)
             return
         }
+        if isObserved { reportOpened() }
         // A child sees the values its parent was given, unless it is given its own.
         for slot in container.table.scopeValueSlots {
             if let value = parent.scopedInstance(slot) { storeScopedInstance(value, slot: slot) }
@@ -67,9 +72,10 @@ public final class Scope: Resolver, @unchecked Sendable {
     }
 
     /// The root container's record: what its singletons' disposals and its open scopes belong to.
-    init(rootOf container: Void) {
+    init(rootOf container: Void, isObserved: Bool) {
         self.retainedContainer = nil
         self.isRoot = true
+        self.isObserved = isObserved
         self.tag = nil
         self.parent = nil
     }
@@ -115,6 +121,18 @@ public final class Scope: Resolver, @unchecked Sendable {
 
     var id: ObjectIdentifier { ObjectIdentifier(self) }
 
+    /// Tells the observers that this scope opened.
+    @inline(never)
+    private func reportOpened() {
+        container.table.observers?.didOpenScope(id)
+    }
+
+    /// Tells the observers that this scope, let go without being closed, is closed.
+    @inline(never)
+    private func reportClosed() {
+        retainedContainer?.table.observers?.didCloseScope(id)
+    }
+
     @inline(__always)
     func withState<Result, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
@@ -136,7 +154,7 @@ public final class Scope: Resolver, @unchecked Sendable {
 
     deinit {
         // A scope let go without being closed leaves what it must dispose to its parent.
-        if isListed.load(ordering: .acquiring) { parent?.unlist(self) }
+        if isListed.load(ordering: .acquiring), parent?.unlist(self) == true, isObserved { reportClosed() }
     }
 
     @usableFromInline

@@ -73,13 +73,16 @@ struct LinkBuffer: ~Copyable, Sendable {
     /// The buffer's address; `0` when empty. Valid for as long as the buffer lives.
     let address: UInt
 
-    init(_ values: [Int32]) {
-        guard !values.isEmpty else {
+    /// A buffer of `count` integers, the one at each position `value(position)`.
+    init(count: Int, _ value: (Int) -> Int32) {
+        guard count > 0 else {
             address = 0
             return
         }
-        let pointer = UnsafeMutablePointer<Int32>.allocate(capacity: values.count)
-        pointer.initialize(from: values, count: values.count)
+        let pointer = UnsafeMutablePointer<Int32>.allocate(capacity: count)
+        for position in 0..<count {
+            (pointer + position).initialize(to: value(position))
+        }
         address = UInt(bitPattern: pointer)
     }
 

@@ -32,7 +32,7 @@ enum StackExtension {
     /// current thread if no thread can be made.
     @usableFromInline
     static func run<Result>(
-        carrying carried: AnyObject?,
+        carrying carried: UnsafeRawPointer?,
         in slot: ThreadSlot,
         _ body: () throws(GraftError) -> Result
     ) throws(GraftError) -> Result {

@@ -8,16 +8,13 @@ import Darwin
 import Android
 #endif
 
-/// A per-thread slot for an object that the code which puts it there keeps alive: what a
-/// synchronous creation under way records, without the allocation a task-local value costs
-/// outside a task.
+/// A per-thread slot for a pointer to something that the code which puts it there keeps alive
+/// and in place: what a synchronous creation under way records, without the allocation a
+/// task-local value costs outside a task.
 ///
-/// The slot holds the object unretained. ``with(_:_:)`` is the only way to set it, and keeps the
-/// object alive and the slot set for exactly the duration of its body, restoring the previous
-/// value after, so a reader on the same thread never sees a released object.
-///
-/// Not generic: code that is not specialized would look up the run-time type of `Object?` on
-/// every call.
+/// ``with(_:_:)`` is the only way to set it, and keeps the slot set for exactly the duration of
+/// its body, restoring the previous value after, so a reader on the same thread never sees a
+/// pointer to memory its owner has given up.
 @usableFromInline
 final class ThreadSlot: Sendable {
     private let key: pthread_key_t
@@ -29,23 +26,20 @@ final class ThreadSlot: Sendable {
         self.key = key
     }
 
-    /// The object the innermost `with` on this thread put here, if any.
-    var value: AnyObject? {
-        guard let pointer = pthread_getspecific(key) else { return nil }
-        return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue()
+    /// The pointer the innermost `with` on this thread put here, if any.
+    var value: UnsafeRawPointer? {
+        pthread_getspecific(key).map { UnsafeRawPointer($0) }
     }
 
-    /// Runs `body` with `object` in this thread's slot.
+    /// Runs `body` with `pointer` in this thread's slot; the caller keeps what it points at alive
+    /// and in place until `body` returns.
     func with<Result, Failure: Error>(
-        _ object: AnyObject?,
+        _ pointer: UnsafeRawPointer?,
         _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
         let previous = pthread_getspecific(key)
-        pthread_setspecific(key, object.map { Unmanaged.passUnretained($0).toOpaque() })
-        defer {
-            pthread_setspecific(key, previous)
-            withExtendedLifetime(object) {}
-        }
+        pthread_setspecific(key, pointer)
+        defer { pthread_setspecific(key, previous) }
         return try body()
     }
 }

@@ -1,8 +1,11 @@
 import Graft
 import GraftHummingbird
+import GraftObservability
 import GraftServiceLifecycle
 import Hummingbird
 import Logging
+import Metrics
+import Prometheus
 import ServiceLifecycle
 import UnixSignals
 
@@ -11,9 +14,18 @@ struct TodoServer {
     static func main() async throws {
         let settings = Settings()
         let logger = Logger(label: "todo-server")
+        // Metrics go to a Prometheus registry, served at GET /metrics; a creation takes
+        // microseconds, so its histogram's buckets start there.
+        let registry = PrometheusCollectorRegistry()
+        var metrics = PrometheusMetricsFactory(registry: registry)
+        metrics.durationHistogramBuckets["graft.creation.duration"] = [
+            .microseconds(10), .microseconds(100), .milliseconds(1), .milliseconds(10), .milliseconds(100),
+        ]
+        MetricsSystem.bootstrap(metrics)
 
         // The Graft wiring: what exists, how long it lives, and what it needs.
         var builder = ContainerBuilder()
+        builder.addObserver(MetricsObserver())  // graft_creations, graft_scopes_open, …
         builder.register(Settings.self, instance: settings)
         builder.register(ConnectionPool.self, lifetime: .eagerSingleton) { r in
             try await ConnectionPool.open(settings: r.resolve(Settings.self))
@@ -29,6 +41,7 @@ struct TodoServer {
         let router = Router(context: BasicGraftRequestContext.self)
         router.get("bare/ping") { _, _ in "pong" }
         router.get("bare/stats") { _, _ in try container.resolve(ScopeTally.self).summary }
+        router.get("metrics") { _, _ in registry.emitToString() }
         addRoutes(to: router.group().add(middleware: RequestScopeMiddleware(container)))  // a scope per request
         let app = Application(
             router: router,

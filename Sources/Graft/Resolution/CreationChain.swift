@@ -1,0 +1,128 @@
+/// What claiming a shared instance's slot gives its creator: which creation it is, of which
+/// service, filling which slot.
+struct CreationClaim: Sendable {
+    let id: Int
+    let key: ServiceKey
+    /// The slot the creation fills.
+    let slot: SlotID
+}
+
+/// The creations a thread or task is running right now, innermost first.
+///
+/// Kept per thread (synchronous creations) or per task (asynchronous ones), not only passed down
+/// a resolution, so that a factory that resolves through the container directly (not only
+/// through the resolver it was given) is still recognised as part of the creation it runs in.
+///
+/// A synchronous creation records itself in its own stack frame, which outlives everything that
+/// can read the record (its body runs inside that frame, and a hop to a fresh stack blocks the
+/// frame until it returns), so making a singleton or a scoped instance allocates nothing for
+/// it. An asynchronous creation may resume on another thread, so it records itself in a
+/// task-local object instead.
+enum CreationChain {
+    /// A synchronous creation's record, in the stack frame of ``running(_:_:)``.
+    case onStack(UnsafePointer<StackLink>)
+    /// An asynchronous creation's record, the task's.
+    case inTask(TaskLink)
+
+    struct StackLink {
+        let claim: CreationClaim
+        let parent: CreationChain?
+    }
+
+    /// An asynchronous creation only ever runs inside other asynchronous ones: synchronous code
+    /// cannot start one it waits for.
+    final class TaskLink: Sendable {
+        let claim: CreationClaim
+        let parent: TaskLink?
+
+        init(claim: CreationClaim, parent: TaskLink?) {
+            self.claim = claim
+            self.parent = parent
+        }
+    }
+
+    /// The creation under way on this thread (synchronous), or else in this task (asynchronous).
+    static var current: CreationChain? {
+        if let raw = onThread.value { return decode(raw) }
+        return inTask.map(CreationChain.inTask)
+    }
+
+    /// ``current`` as the thread slot holds it, for carrying it to another thread that runs on
+    /// this one's behalf while this one waits (see `StackExtension`).
+    static var currentOnThread: UnsafeRawPointer? {
+        onThread.value ?? inTask.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) + taskTag }
+    }
+
+    /// Set around synchronous creations.
+    static let onThread = ThreadSlot()
+
+    /// Set around asynchronous creations, which may resume on another thread.
+    @TaskLocal private static var inTask: TaskLink?
+
+    /// Marks a task link in the thread slot; a stack link's address is a multiple of its
+    /// alignment, so its lowest bit is clear.
+    private static let taskTag = 1
+
+    private static func decode(_ raw: UnsafeRawPointer) -> CreationChain {
+        if Int(bitPattern: raw) & taskTag != 0 {
+            return .inTask(Unmanaged<TaskLink>.fromOpaque(raw - taskTag).takeUnretainedValue())
+        }
+        return .onStack(raw.assumingMemoryBound(to: StackLink.self))
+    }
+
+    /// Runs the synchronous creation `claim` names, recorded on this thread as running inside
+    /// `parent`, the current chain.
+    static func running<Result, Failure: Error>(
+        _ claim: CreationClaim,
+        within parent: CreationChain?,
+        _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        var link = StackLink(claim: claim, parent: parent)
+        return try withUnsafePointer(to: &link) { pointer throws(Failure) -> Result in
+            try onThread.with(UnsafeRawPointer(pointer), body)
+        }
+    }
+
+    /// Runs the asynchronous creation `claim` names, recorded in this task as running inside
+    /// the current one.
+    static func running<Result>(
+        _ claim: CreationClaim,
+        _ body: () async throws -> Result
+    ) async throws -> Result {
+        try await $inTask.withValue(TaskLink(claim: claim, parent: inTask), operation: body)
+    }
+
+    /// Calls `body` with each creation, innermost first, until it returns `false`.
+    func forEachClaim(_ body: (CreationClaim) -> Bool) {
+        var link: CreationChain? = self
+        while let current = link {
+            switch current {
+            case .onStack(let pointer):
+                guard body(pointer.pointee.claim) else { return }
+                link = pointer.pointee.parent
+            case .inTask(let task):
+                guard body(task.claim) else { return }
+                link = task.parent.map(CreationChain.inTask)
+            }
+        }
+    }
+
+    func contains(_ id: Int) -> Bool {
+        var found = false
+        forEachClaim { claim in
+            found = claim.id == id
+            return !found
+        }
+        return found
+    }
+
+    /// The keys from the creation `id` down to this one, outermost first.
+    func keys(from id: Int) -> [ServiceKey] {
+        var keys: [ServiceKey] = []
+        forEachClaim { claim in
+            keys.append(claim.key)
+            return claim.id != id
+        }
+        return keys.reversed()
+    }
+}
