@@ -49,6 +49,7 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
             case stopFailed = "stop failed"
             case runningServiceFailed = "running service failed"
             case alreadyStarted = "already started"
+            case invalidLease = "invalid lease"
         }
 
         private let wrapped: Wrapped
@@ -118,6 +119,9 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
         public static let runningServiceFailed = Code(.runningServiceFailed)
         /// `start()` was called on a container that had already started (or tried to).
         public static let alreadyStarted = Code(.alreadyStarted)
+        /// A service leased from a with-style API (`register(_:lifetime:leasedFrom:)`) is not
+        /// `.scoped`, or its lender returned without lending it, or lent it twice.
+        public static let invalidLease = Code(.invalidLease)
 
         /// A short, human-readable name for the code.
         public var description: String { wrapped.rawValue }
