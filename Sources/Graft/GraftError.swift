@@ -50,6 +50,7 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
             case runningServiceFailed = "running service failed"
             case alreadyStarted = "already started"
             case noTaggedScope = "no scope with the tag"
+            case invalidLease = "invalid lease"
         }
 
         private let wrapped: Wrapped
@@ -122,6 +123,9 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
         /// A `.scoped(in:)` service was resolved where no enclosing scope carries its tag (see
         /// ``ScopeTag``).
         public static let noTaggedScope = Code(.noTaggedScope)
+        /// A service leased from a with-style API (`register(_:lifetime:leasedFrom:)`) is not
+        /// `.scoped`, or its lender returned without lending it, or lent it twice.
+        public static let invalidLease = Code(.invalidLease)
 
         /// A short, human-readable name for the code.
         public var description: String { wrapped.rawValue }

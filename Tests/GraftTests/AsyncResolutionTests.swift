@@ -367,7 +367,7 @@ private final class FactoryRuns: Sendable {
                 == """
                 Graft: Engine (name: "v12") needs await to be created: its factory is async
                   this runs inside a task, but Swift picked the synchronous resolve
-                  in an async function, write `try await resolve(Engine.self)` (a synchronous function or closure must become async first)
+                  in an async function, write `try await resolve(Engine.self, name: "v12")` (a synchronous function or closure must become async first)
                   in top-level code (main.swift) Swift picks the synchronous overload even after `await`: move the code into an async function or an `@main` type's `static func main() async`
                 """
         )

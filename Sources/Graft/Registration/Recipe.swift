@@ -67,11 +67,15 @@ enum FactoryKind: Sendable {
     /// ``ContainerBuilder/registerScopeValue(_:fileID:line:)``); the recipe runs only when a
     /// scope was not given one, and reports that.
     case scopeValue
+    /// An `async` closure that leases the instance from a with-style API (see
+    /// ``ContainerBuilder/register(_:name:lifetime:dependencies:fileID:line:leasedFrom:)``): its
+    /// creation is cancelled with the resolve that started it.
+    case lease
 
     var isInstance: Bool { self == .instance }
 
-    var isAsync: Bool { self == .asyncClosure || self == .asyncAutowired }
+    var isAsync: Bool { self == .asyncClosure || self == .asyncAutowired || self == .lease }
 
     /// Whether the factory receives a resolver (and so may resolve what `build()` cannot see).
-    var takesResolver: Bool { self == .closure || self == .asyncClosure }
+    var takesResolver: Bool { self == .closure || self == .asyncClosure || self == .lease }
 }

@@ -116,7 +116,7 @@ extension ContainerCore {
         case .autowired, .alias:
             let prefetched = try await prefetchedArguments(entry, &state, arguments)
             return try construct(entry, &state, disposed: disposed, arguments: arguments, prefetched: prefetched)
-        case .asyncClosure, .asyncAutowired:
+        case .asyncClosure, .asyncAutowired, .lease:
             var frame = recipe.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
             defer { ResolutionFrame.giveBackAfterAwait(&frame) }
             let prefetched =
@@ -170,7 +170,10 @@ extension ContainerCore {
     /// Creates a shared instance exactly once; waiters suspend instead of blocking a thread.
     ///
     /// An async factory runs in a task of its own, so cancelling the caller that happened to
-    /// start the creation does not cancel it for everyone else waiting.
+    /// start the creation does not cancel it for everyone else waiting. A lease is the exception:
+    /// it may wait long for what it leases (a connection from an exhausted pool), only its own
+    /// scope waits with it, and a cancelled request should stop waiting, so cancelling the
+    /// caller cancels it.
     private func createSharedAsync<Service: Sendable>(
         _ entry: Entry,
         _ state: inout ResolveState
@@ -198,7 +201,14 @@ extension ContainerCore {
                     }
                 }
             }
-            let outcome = await creation.result
+            let outcome =
+                entry.recipe.kind == .lease
+                ? await withTaskCancellationHandler {
+                    await creation.result
+                } onCancel: {
+                    creation.cancel()
+                }
+                : await creation.result
             return try completeShared(entry, scope, claim, by: coordinator) { try outcome.get() }
         }
     }

@@ -55,8 +55,17 @@ extension ContainerCore {
     ///   one did: then the fix is in that registration, not in the caller's spelling.
     @usableFromInline
     func needsAwaitError(_ entry: Entry, inFactoryOf frame: ResolutionFrame? = nil) -> GraftError {
-        let cause = entry.asyncCause.map { table.entries[$0].key } ?? entry.key
-        let reason = cause == entry.key ? "its factory is async" : "it depends on \(cause), whose factory is async"
+        let causeEntry = entry.asyncCause.map { table.entries[$0] } ?? entry
+        let cause = causeEntry.key
+        let leased = causeEntry.recipe.kind == .lease
+        let reason =
+            switch (cause == entry.key, leased) {
+            case (true, false): "its factory is async"
+            case (false, false): "it depends on \(cause), whose factory is async"
+            case (true, true): "it is leased from a with-style API, which lends it only to async code"
+            case (false, true): "it depends on \(cause), which is leased from a with-style API"
+            }
+        let name = entry.key.name.map { ", name: \"\($0)\"" } ?? ""
         if let frame {
             let factory = table.entries[frame.entryIndex].key
             return GraftError(
@@ -76,8 +85,8 @@ extension ContainerCore {
             service: entry.key.description,
             hints: OverloadHints.forWantOfAwait(
                 call: "resolve",
-                asyncSpelling: "try await resolve(\(entry.key.typeName).self)",
-                outsideTask: ["resolve it with `try await resolve(\(entry.key.typeName).self)` from async code"]
+                asyncSpelling: "try await resolve(\(entry.key.typeName).self\(name))",
+                outsideTask: ["resolve it with `try await resolve(\(entry.key.typeName).self\(name))` from async code"]
             )
         )
     }

@@ -220,7 +220,10 @@ extension Scope {
             switch record {
             case .sync(let disposable, _):
                 do { try disposable.dispose() } catch { failures.append(record.failure(error)) }
-            case .async(_, let key):
+            case .async(let disposable, let key):
+                // A lease cannot be awaited here; letting it go ends the lender's task, which
+                // would otherwise hold the resource until the process ends.
+                (disposable as? any LeaseReturning)?.returnWithoutAwaiting()
                 failures.append(
                     GraftError(
                         .disposalFailed,

@@ -164,6 +164,7 @@ struct DependencyGraph: Sendable {
         case .alias: "alias"
         case .scopeValue: "scope value"
         case .asyncClosure, .asyncAutowired: "async"
+        case .lease: "leased"
         case .closure, .autowired: nil
         }
     }

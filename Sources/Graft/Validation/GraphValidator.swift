@@ -309,8 +309,14 @@ struct GraphValidator {
         (0..<graph.count).compactMap { node in
             guard graph.lifetime(node) == .eagerSingleton, let cause = graph.asyncCause(node) else { return nil }
             let key = graph.key(node)
+            let leased = graph.registrations[cause].kind == .lease
             let reason =
-                cause == node ? "its factory is async" : "it depends on \(graph.key(cause)), whose factory is async"
+                switch (cause == node, leased) {
+                case (true, false): "its factory is async"
+                case (false, false): "it depends on \(graph.key(cause)), whose factory is async"
+                case (true, true): "it is leased from a with-style API, which lends it only to async code"
+                case (false, true): "it depends on \(graph.key(cause)), which is leased from a with-style API"
+                }
             return GraftError(
                 .needsAwait,
                 "eager singleton \(key) needs await to be created: \(reason)",
