@@ -42,6 +42,19 @@ private struct Consumer: Service {
     }
 }
 
+/// A client whose `run()` returns once its group shuts down gracefully, as `PostgresClient`'s does.
+private struct Client: Service {
+    let pool: ConnectionPool
+    let running: AsyncStream<Void>.Continuation
+
+    func run() async throws {
+        pool.log.append("client runs")
+        running.yield()
+        try? await gracefulShutdown()
+        pool.log.append("client returned")
+    }
+}
+
 private func makeContainer(_ log: OrderLog, _ running: AsyncStream<Void>.Continuation, fails: Bool) throws -> Container
 {
     var builder = ContainerBuilder()
@@ -84,5 +97,26 @@ private func groupRunning(_ container: Container) -> ServiceGroup {
         #expect(error?.code == .runningServiceFailed)
         #expect(error?.summary.hasPrefix("run() of Consumer threw: ") == true)
         #expect(log.entries == ["open pool", "consume", "close pool", "dispose pool"])
+    }
+
+    @Test func aServiceThatReturnsOnGracefulShutdownEndsTheGroupWithoutAnError() async throws {
+        let log = OrderLog()
+        let (running, runningSignal) = AsyncStream<Void>.makeStream()
+        var builder = ContainerBuilder()
+        builder.register(ConnectionPool.self, lifetime: .singleton) { _ in ConnectionPool(log: log) }
+        builder.onStop(ConnectionPool.self) { _ in log.append("close pool") }
+        builder.register(Client.self, lifetime: .singleton) { r in
+            Client(pool: try r.resolve(ConnectionPool.self), running: runningSignal)
+        }
+        builder.runs(Client.self)
+        let group = groupRunning(try await builder.build())
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            for await _ in running { break }
+            await group.triggerGracefulShutdown()
+            // Throws if the container took the client's return for a failure.
+            try await tasks.waitForAll()
+        }
+        #expect(log.entries == ["client runs", "client returned", "close pool", "dispose pool"])
     }
 }
