@@ -67,8 +67,12 @@ enum FactoryKind: Sendable {
     /// ``ContainerBuilder/registerScopeValue(_:fileID:line:)``); the recipe runs only when a
     /// scope was not given one, and reports that.
     case scopeValue
+    /// A child container's stand-in for a registration of its parent: hands out the parent's
+    /// instance, which the parent makes and owns; like an instance, never shared or disposed by
+    /// the child (see `ChildOverlay`).
+    case parent
 
-    var isInstance: Bool { self == .instance }
+    var isInstance: Bool { self == .instance || self == .parent }
 
     var isAsync: Bool { self == .asyncClosure || self == .asyncAutowired }
 

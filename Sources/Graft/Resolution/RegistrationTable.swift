@@ -19,15 +19,19 @@ final class RegistrationTable: Sendable {
     let scopeValueSlots: [Int]
     /// What the builder was given to observe the container; `nil` when nothing observes it.
     let observers: Observers?
+    /// For a child container, its parent: what it resolves when this table has no entry.
+    @usableFromInline let parent: ParentLink?
 
     /// Freezes `graph`, which linking made and validation accepted.
     init(
         graph: DependencyGraph,
         requirements: [ModuleRequirement],
         problemReporter: @escaping @Sendable (GraftError) -> Void,
-        observers: Observers? = nil
+        observers: Observers? = nil,
+        parent: ParentLink? = nil
     ) {
         self.observers = observers
+        self.parent = parent
         self.graph = graph
         self.requirements = requirements
         self.problemReporter = problemReporter
