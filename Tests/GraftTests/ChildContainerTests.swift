@@ -151,6 +151,24 @@ private func tenant(_ id: String) -> (inout ContainerBuilder) -> Void {
         #expect(try child.resolve(Optional<TenantSettings>.self)?.id == "acme")
     }
 
+    @Test func childRegistrationsReceiveLazyAndProvidersOfParentServices() throws {
+        struct Deferred: Sendable {
+            let store: Lazy<Store>
+            let contexts: Provider<RequestContext>
+        }
+        let app = try appBuilder(Journal()).build()
+        let child = try app.makeChild { builder in
+            builder.register(Deferred.self, lifetime: .scoped, using: Deferred.init(store:contexts:))
+        }
+
+        let scope = child.makeScope()
+        let deferred = try scope.resolve(Deferred.self)
+
+        #expect(try deferred.store.value === app.resolve(Store.self))
+        #expect(try deferred.contexts.get() === scope.resolve(RequestContext.self))
+        try scope.close()
+    }
+
     // MARK: Singletons
 
     @Test func parentSingletonsAreSharedByEveryChild() throws {
@@ -694,5 +712,51 @@ private func tenant(_ id: String) -> (inout ContainerBuilder) -> Void {
         try await app.shutdown()
         // Every child that exists when the parent has shut down is shut down too.
         #expect(made.allSatisfy { $0.isShuttingDown })
+    }
+}
+
+private struct Seat: Sendable {
+    let row: Int
+    let region: Region
+}
+
+private struct Booking: Sendable {
+    let seats: Factory<Seat, Int>
+}
+
+@Suite struct ChildContainerArgumentTests {
+    @Test func parentServiceTakingRuntimeArgumentsThroughAChild() throws {
+        var builder = appBuilder(Journal())
+        builder.register(Seat.self, arguments: Int.self, using: Seat.init(row:region:))
+        let app = try builder.build()
+        let child = try app.makeChild { builder in
+            builder.register(Region.self, instance: Region(name: "child"))
+            builder.register(Booking.self, using: Booking.init(seats:))
+        }
+
+        let seat = try child.resolve(Booking.self).seats.make(7)
+
+        #expect(seat.row == 7)
+        #expect(seat.region.name == "eu")
+        #expect(try child.resolve(Seat.self, arguments: 3).row == 3)
+    }
+
+    @Test func resolveWithArgumentsOfAParentServiceTheChildDoesNotReach() async throws {
+        var builder = appBuilder(Journal())
+        builder.register(Seat.self, arguments: Int.self, using: Seat.init(row:region:))
+        let app = try await builder.build()
+        let child = try await app.makeChild { $0.register(TenantSettings.self, instance: TenantSettings(id: "acme")) }
+
+        #expect(try await child.resolve(Seat.self, arguments: 5).row == 5)
+        #expect(try Self.resolveSynchronously(child, 4) == 4)
+        #expect(try Self.resolveInScope(child, 6) == 6)
+    }
+
+    private static func resolveSynchronously(_ container: Container, _ row: Int) throws -> Int {
+        try container.resolve(Seat.self, arguments: row).row
+    }
+
+    private static func resolveInScope(_ container: Container, _ row: Int) throws -> Int {
+        try container.withScope { try $0.resolve(Seat.self, arguments: row).row }
     }
 }

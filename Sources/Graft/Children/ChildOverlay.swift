@@ -52,6 +52,11 @@ struct ChildOverlay {
                 dependencies = Self.mirroredDependencies(of: item, in: tables[item.level].graph, among: reached)
                 mirrorsDependencies = mirrorsDependencies || !dependencies.isEmpty
             }
+            // A registration that takes runtime arguments takes them through its proxy too.
+            let registration = tables[item.level].graph.registrations[item.node]
+            if !tables[item.level].graph.argumentTakers.isEmpty {
+                dependencies += registration.dependencies.filter(\.isArgument)
+            }
             registrations.append(Self.proxy(for: item, of: ancestors[item.level], dependencies: dependencies))
         }
         registrations += child

@@ -145,6 +145,28 @@ extension ContainerBuilder {
 }
 
 extension ContainerCore {
+    /// The container that registers `type` for a resolve with runtime arguments, and where it
+    /// starts: this one, or for a child that does not register it, the nearest ancestor that
+    /// does, in the scope that goes with the child's.
+    func owner(
+        of type: any Any.Type,
+        name: String?,
+        from state: ResolveState
+    ) throws(GraftError) -> (ContainerCore, ResolveState) {
+        // A container that is not a child pays this one test.
+        guard table.parent != nil else { return (self, state) }
+        var container = self
+        var state = state
+        while container.table.entry(for: ObjectIdentifier(type), name: name) == nil, let parent = container.table.parent
+        {
+            state = ResolveState(
+                scope: try parent.scope(for: state.scope, of: container, key: ServiceKey(type, name: name))
+            )
+            container = parent.core
+        }
+        return (container, state)
+    }
+
     /// Whether registration `node`'s shared instance exists (or was given).
     func exists(_ node: Int) -> Bool {
         let entry = table.entries[node]
@@ -202,6 +224,14 @@ final class ParentLink: Sendable {
         }
         if scope.isClosed { throw owner.closedError(entry.key, scope) }
         var state = ResolveState(scope: scope)
+        // Runtime arguments, which the child checked against the same types: a new transient,
+        // which the parent's scope owns, as a resolve with them from the parent makes.
+        if let arguments = construction.arguments {
+            if _slowPath(entry.isObserved) {
+                return try owner.createObserved(entry, &state, disposed: true, arguments: arguments) { _ in }
+            }
+            return try owner.create(entry, &state, disposed: true, arguments: arguments)
+        }
         return try owner.make(entry, &state)
     }
 
