@@ -53,9 +53,8 @@ struct ChildOverlay {
                 mirrorsDependencies = mirrorsDependencies || !dependencies.isEmpty
             }
             // A registration that takes runtime arguments takes them through its proxy too.
-            let registration = tables[item.level].graph.registrations[item.node]
             if !tables[item.level].graph.argumentTakers.isEmpty {
-                dependencies += registration.dependencies.filter(\.isArgument)
+                dependencies += tables[item.level].graph.registrations[item.node].dependencies.filter(\.isArgument)
             }
             registrations.append(Self.proxy(for: item, of: ancestors[item.level], dependencies: dependencies))
         }
