@@ -63,6 +63,7 @@ let package = Package(
             name: "GraftInstructions",
             dependencies: [
                 "BenchmarkFixtures",
+                "GeneratedServices",
                 "RandomGraph",
                 .product(name: "Graft", package: "Graft"),
                 .product(name: "Swinject", package: "Swinject"),

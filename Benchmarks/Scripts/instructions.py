@@ -26,6 +26,13 @@ and let it go) and randomGraphFirstUse (create it and resolve its root, which ma
 iterations:
   python3 Benchmarks/Scripts/instructions.py --scenarios randomGraphCreate,randomGraphFirstUse \
       --iterations 10,60 --malloc-iterations 5,25
+Nor are the child-container scenarios (issue 26: make a child of 10 singletons, each depending on
+two of the parent's, under a built parent of 1,000 singletons, or of 10,000, or a child of 100;
+and childOf1000InUse: make one, resolve a service of it, shut it down), which have no
+hand-written version:
+  python3 Benchmarks/Scripts/instructions.py --libraries graft,swinject \
+      --scenarios childOf1000,childOf10000,child100Of1000,childOf1000InUse \
+      --iterations 200,1200 --malloc-iterations 50,250
 
 Usage, from the repository root:
   python3 Benchmarks/Scripts/instructions.py [--scenarios graph,requestScope]
@@ -45,7 +52,14 @@ sys.dont_write_bytecode = True  # no __pycache__ next to the scripts
 import measuring  # noqa: E402 (after the line above)
 
 SCENARIOS = ["singleton", "transient", "graph", "graphSingletonLeaf", "requestScope"]
-OTHER_SCENARIOS = ["randomGraphCreate", "randomGraphFirstUse"]
+OTHER_SCENARIOS = [
+    "randomGraphCreate",
+    "randomGraphFirstUse",
+    "childOf1000",
+    "childOf10000",
+    "child100Of1000",
+    "childOf1000InUse",
+]
 LIBRARIES = ["handwritten", "graft", "swinject"]
 # Not run by default: Graft with one observer that does nothing, for what observing costs.
 OTHER_LIBRARIES = ["graftObserved"]

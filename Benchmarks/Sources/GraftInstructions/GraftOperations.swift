@@ -35,6 +35,8 @@ enum GraftOperations {
                 RandomGraph.register(in: &builder)
                 blackHole(try builder.build())
             }
+        case .childOf1000, .childOf10000, .child100Of1000, .childOf1000InUse:
+            try ChildContainerOperations.runGraft(scenario, iterations: iterations, observers: observers)
         case .randomGraphFirstUse:
             for _ in 0..<iterations {
                 var builder = ContainerBuilder()

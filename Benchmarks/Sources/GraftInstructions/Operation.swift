@@ -20,6 +20,25 @@ enum Scenario: String, CaseIterable {
     /// one of the 200 singletons once (the first-use cost of an app's services). The first use
     /// alone is this minus `randomGraphCreate`.
     case randomGraphFirstUse
+    /// Make a child container of a built parent of 1,000 singletons: the child registers 10
+    /// singletons, each depending on two of the parent's (registering them is part of making
+    /// it), and is let go. Not for `handwritten`.
+    case childOf1000
+    /// The same with a parent of 10,000: how making a child grows with its parent.
+    case childOf10000
+    /// A child of 100 registrations under the parent of 1,000: how it grows with the child.
+    case child100Of1000
+    /// A child of 10 under the parent of 1,000, in use: made, one of its singletons resolved
+    /// (with its two parent dependencies), then shut down.
+    case childOf1000InUse
+
+    /// Whether the scenario makes child containers, which hand-written code has no match for.
+    var makesChildren: Bool {
+        switch self {
+        case .childOf1000, .childOf10000, .child100Of1000, .childOf1000InUse: true
+        default: false
+        }
+    }
 }
 
 /// The libraries `graft-instructions` compares.

@@ -35,6 +35,8 @@ enum SwinjectOperations {
                 RandomGraph.register(in: container)
                 blackHole(container)
             }
+        case .childOf1000, .childOf10000, .child100Of1000, .childOf1000InUse:
+            try ChildContainerOperations.runSwinject(scenario, iterations: iterations)
         case .randomGraphFirstUse:
             for _ in 0..<iterations {
                 let container = Container()

@@ -25,6 +25,11 @@ else {
     exit(2)
 }
 
+if scenario.makesChildren && library == .handwritten {
+    printToStandardError("\(scenario.rawValue) has no hand-written version: run it with graft or swinject")
+    exit(2)
+}
+
 switch library {
 case .handwritten: HandWrittenOperations.run(scenario, iterations: iterations)
 case .graft: try GraftOperations.run(scenario, iterations: iterations)

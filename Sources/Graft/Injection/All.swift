@@ -43,6 +43,8 @@ public struct All<Service: Sendable>: Sendable, RandomAccessCollection {
 }
 
 extension All: AdaptedDependency {
+    static var itemType: ObjectIdentifier { ObjectIdentifier(Service.self) }
+
     static func adapter(among registrations: [Registration], source: SourceLocation) -> Registration {
         let id = ObjectIdentifier(Service.self)
         let items = registrations.indices.filter { registrations[$0].key.id == id }

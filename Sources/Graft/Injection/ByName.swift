@@ -50,6 +50,8 @@ public struct ByName<Service: Sendable>: Sendable {
 }
 
 extension ByName: AdaptedDependency {
+    static var itemType: ObjectIdentifier { ObjectIdentifier(Service.self) }
+
     static func adapter(among registrations: [Registration], source: SourceLocation) -> Registration {
         let id = ObjectIdentifier(Service.self)
         // Each name once, where it was first registered; its dependency is found by key, so

@@ -32,6 +32,8 @@ public struct Named<Service: Sendable, Name: ServiceName>: Sendable {
 }
 
 extension Named: AdaptedDependency {
+    static var itemType: ObjectIdentifier { ObjectIdentifier(Service.self) }
+
     static func adapter(among registrations: [Registration], source: SourceLocation) -> Registration {
         Registration(
             adapter: Named.self,

@@ -8,7 +8,9 @@ extension Container {
     ///
     /// The result is validated again and has its own singletons, all of them fresh; only
     /// `instance:` registrations are shared with this container, which stays untouched. A
-    /// registration in `changes` replaces every registration of the same type and name.
+    /// registration in `changes` replaces every registration of the same type and name. The copy
+    /// of a child container (``makeChild(_:)-p0cd``) is a new child of the same parent, whose
+    /// services it shares as the original does.
     ///
     /// ```swift
     /// let testContainer = try container.overriding { $0.register(Engine.self) { _ in MockEngine() } }
@@ -18,7 +20,10 @@ extension Container {
     /// - Returns: A new container.
     /// - Throws: ``GraftError`` when the changed graph is invalid.
     public func overriding(_ changes: (inout ContainerBuilder) throws -> Void) throws -> Container {
-        try overridingBuilder(changes).build()
+        let builder = try overridingBuilder(changes)
+        // A child's copy is a child of the same parent, checked as `makeChild` checks one.
+        if let parent { return try builder.buildChild(of: parent) }
+        return try builder.build()
     }
 
     /// A copy of this container's registrations with some replaced or added, built with the
@@ -36,7 +41,9 @@ extension Container {
     /// - Returns: A new container, its eager singletons created.
     /// - Throws: ``GraftError`` when the changed graph is invalid.
     public func overriding(_ changes: (inout ContainerBuilder) throws -> Void) async throws -> Container {
-        try await overridingBuilder(changes).build()
+        let builder = try overridingBuilder(changes)
+        if let parent { return try await builder.buildChild(of: parent) }
+        return try await builder.build()
     }
 
     /// The builder both forms build: the registrations, with `changes` replacing.
@@ -53,7 +60,9 @@ extension ContainerBuilder {
     /// A builder holding `table`'s registrations, in which new registrations replace old ones.
     init(overriding table: RegistrationTable) {
         self.init()
-        registrations = table.graph.userRegistrations
+        registrations =
+            table.parent == nil
+            ? table.graph.userRegistrations : table.graph.userRegistrations.filter { !$0.standsForParent }
         requirements = table.requirements
         unhandledErrorHandler = table.problemReporter
         replacesExisting = true

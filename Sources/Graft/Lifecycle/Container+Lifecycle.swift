@@ -64,8 +64,10 @@ extension Container {
             return
         }
         defer { lifecycle.shutdownEnded.fire() }
+        // Children first: their services may use the parent's.
+        let children = await shutDownChildren()
         let stops = await lifecycle.stopForShutdown { [core] node in core.existingInstance(of: node) }
-        let disposals = await core.root.closeAwaitingDisposals(recordingIn: core.disposing)
+        let disposals = children + (await core.root.closeAwaitingDisposals(recordingIn: core.disposing))
         if let failure = LifecycleErrors.shutdownFailure(stops: stops, disposals: disposals) { throw failure }
     }
 
@@ -82,7 +84,8 @@ extension Container {
         }
         guard isFirst else { return }
         defer { lifecycle.shutdownEnded.fire() }
-        try Scope.throwIfFailed(core.root.closeCollectingFailures(by: .container), closing: "the container")
+        let children = shutDownChildren()
+        try Scope.throwIfFailed(children + core.root.closeCollectingFailures(by: .container), closing: "the container")
     }
 
     /// A running service failed while the container ran: shut down, and report the failure to

@@ -14,6 +14,10 @@ protocol AdaptedDependency: Sendable {
 
     /// What a diagram shows for the added registration: `collection`, `named`.
     static var adapterNote: String { get }
+
+    /// The type whose registrations the adapter gathers: what a child container proxies from
+    /// its parent for it.
+    static var itemType: ObjectIdentifier { get }
 }
 
 extension Registration {

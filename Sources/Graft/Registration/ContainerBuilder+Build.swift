@@ -94,17 +94,22 @@ extension ContainerBuilder {
     }
 
     /// Throws the eager failures, after disposing the eager singletons that were created.
-    private func finishEagerCreation(_ container: Container, _ failures: [GraftError]) throws(GraftError) {
+    func finishEagerCreation(
+        _ container: Container,
+        _ failures: [GraftError],
+        by operation: String = "build()"
+    ) throws(GraftError) {
         guard !failures.isEmpty else { return }
         container.discardAfterFailedBuild()
-        throw Self.invalidGraph(failures)
+        throw Self.invalidGraph(failures, by: operation)
     }
 
-    static func invalidGraph(_ problems: [GraftError]) -> GraftError {
+    /// The one error that lists what `operation` (`build()`, `makeChild()`) found.
+    static func invalidGraph(_ problems: [GraftError], by operation: String = "build()") -> GraftError {
         let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
         return GraftError(
             .invalidGraph,
-            "build() found \(count)",
+            "\(operation) found \(count)",
             hints: [],
             problems: problems
         )

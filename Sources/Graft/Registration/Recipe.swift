@@ -71,8 +71,12 @@ enum FactoryKind: Sendable {
     /// ``ContainerBuilder/register(_:name:lifetime:dependencies:fileID:line:leasedFrom:)``): its
     /// creation is cancelled with the resolve that started it.
     case lease
+    /// A child container's stand-in for a registration of its parent: hands out the parent's
+    /// instance, which the parent makes and owns; like an instance, never shared or disposed by
+    /// the child (see `ChildOverlay`).
+    case parent
 
-    var isInstance: Bool { self == .instance }
+    var isInstance: Bool { self == .instance || self == .parent }
 
     var isAsync: Bool { self == .asyncClosure || self == .asyncAutowired || self == .lease }
 

@@ -17,6 +17,8 @@ public final class Container: Resolver {
     @usableFromInline let core: ContainerCore
     /// Start hooks, stop hooks and running services, and the one shutdown (`Lifecycle/`).
     let lifecycle: Lifecycle
+    /// The live children made by `makeChild`, which shutdown shuts down first (`Children/`).
+    let children = ChildContainers()
 
     init(core: ContainerCore, lifecycle: Lifecycle = Lifecycle(plan: .empty)) {
         self.core = core

@@ -127,6 +127,10 @@ extension ContainerCore {
         name: String?,
         _ state: inout ResolveState
     ) throws(GraftError) -> Service {
+        // A child asks its parent for what it registers under no form.
+        if let parent = table.parent, !table.answersWrapped(type, name: name) {
+            return try parent.resolve(type, name: name, from: state.scope, of: self)
+        }
         let key = ServiceKey(type, name: name)
         guard name == nil, let wrapping = Service.self as? any WrappedDependency.Type else {
             throw notRegisteredError(key)

@@ -10,6 +10,9 @@ extension ContainerCore {
         _ state: inout ResolveState
     ) async throws(GraftError) -> Service {
         guard let entry = table.entry(for: ObjectIdentifier(type), name: name) else {
+            if let parent = table.parent, !table.answersWrapped(type, name: name) {
+                return try await parent.resolveAsync(type, name: name, from: state.scope, of: self)
+            }
             return try await resolveUnregisteredAsync(type, name: name, &state)
         }
         if state.scope.isClosed { throw closedError(entry.key, state.scope) }
@@ -22,6 +25,9 @@ extension ContainerCore {
     ) async throws(GraftError) -> [Service] {
         let entries = table.entries(ofType: ObjectIdentifier(type))
         if state.scope.isClosed { throw closedError(ServiceKey(type), state.scope) }
+        if entries.isEmpty, let parent = table.parent {
+            return try await parent.resolveAllAsync(type, from: state.scope, of: self)
+        }
         var services: [Service] = []
         services.reserveCapacity(entries.count)
         for entry in entries {
@@ -111,7 +117,7 @@ extension ContainerCore {
         let owner = disposed ? state.owner : nil
         let recipe = entry.recipe
         switch recipe.kind {
-        case .closure, .instance, .scopeValue:
+        case .closure, .instance, .scopeValue, .parent:
             return try construct(entry, &state, disposed: disposed, arguments: arguments)
         case .autowired, .alias:
             let prefetched = try await prefetchedArguments(entry, &state, arguments)

@@ -142,6 +142,9 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     ) throws(GraftError) -> [Service] {
         let entries = table.entries(ofType: ObjectIdentifier(type))
         if state.scope.isClosed { throw closedError(ServiceKey(type), state.scope) }
+        if entries.isEmpty, let parent = table.parent {
+            return try parent.resolveAll(type, from: state.scope, of: self)
+        }
         var services: [Service] = []
         services.reserveCapacity(entries.count)
         for entry in entries {

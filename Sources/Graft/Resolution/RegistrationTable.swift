@@ -21,16 +21,20 @@ final class RegistrationTable: Sendable {
     let observers: Observers?
     /// `observers != nil`, a plain flag: a scope reads it when it is made.
     let isObserved: Bool
+    /// For a child container, its parent: what it resolves when this table has no entry.
+    @usableFromInline let parent: ParentLink?
 
     /// Freezes `graph`, which linking made and validation accepted.
     init(
         graph: DependencyGraph,
         requirements: [ModuleRequirement],
         problemReporter: @escaping @Sendable (GraftError) -> Void,
-        observers: Observers? = nil
+        observers: Observers? = nil,
+        parent: ParentLink? = nil
     ) {
         self.observers = observers
         self.isObserved = observers != nil
+        self.parent = parent
         self.graph = graph
         self.requirements = requirements
         self.problemReporter = problemReporter

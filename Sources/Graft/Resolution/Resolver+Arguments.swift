@@ -25,8 +25,8 @@ extension Resolver {
         arguments first: First,
         _ more: repeat each More
     ) throws(GraftError) -> Service {
-        let (container, state) = try resolutionStart(for: ServiceKey(type, name: name))
-        var started = state
+        let (start, state) = try resolutionStart(for: ServiceKey(type, name: name))
+        var (container, started) = try start.owner(of: type, name: name, from: state)
         let entry = try container.argumentTakingEntry(type, name: name)
         return try container.make(entry, arguments: RuntimeArguments(first, repeat each more), &started)
     }
@@ -46,8 +46,8 @@ extension Resolver {
         arguments first: First,
         _ more: repeat each More
     ) async throws(GraftError) -> Service {
-        let (container, state) = try resolutionStart(for: ServiceKey(type, name: name))
-        var started = state
+        let (start, state) = try resolutionStart(for: ServiceKey(type, name: name))
+        var (container, started) = try start.owner(of: type, name: name, from: state)
         let entry = try container.argumentTakingEntry(type, name: name)
         return try await container.makeAsync(entry, arguments: RuntimeArguments(first, repeat each more), &started)
     }

@@ -79,7 +79,12 @@ extension Container {
     /// - Parameter type: A scope-value type.
     /// - Returns: `true` when scopes can be given a `Value`.
     public func declaresScopeValue<Value: Sendable>(_ type: Value.Type) -> Bool {
-        guard let index = core.table.unnamedIndex(for: ObjectIdentifier(type)) else { return false }
+        let index = core.table.unnamedIndex(for: ObjectIdentifier(type))
+        // A child's scopes are given the values its parent declares too.
+        if let parent, index.map({ core.table.registrations[$0].kind == .parent }) ?? true {
+            return parent.declaresScopeValue(type)
+        }
+        guard let index else { return false }
         return core.table.registrations[index].kind == .scopeValue
     }
 }
@@ -133,11 +138,15 @@ extension Scope {
     }
 
     /// Stores `value` as this scope's instance of its declared scope-value registration.
-    private func give<Value: Sendable>(_ value: Value) throws(GraftError) {
+    func give<Value: Sendable>(_ value: Value) throws(GraftError) {
         let key = ServiceKey(Value.self)
-        guard let index = container.table.unnamedIndex(for: key.id),
-            container.table.registrations[index].kind == .scopeValue
-        else {
+        let index = container.table.unnamedIndex(for: key.id)
+        // A child container's scope hands a value its parent declares to the parent's scope
+        // that goes with it, where the parent's services read it.
+        if container.table.parent != nil, index.map({ container.table.registrations[$0].kind == .parent }) ?? true {
+            return try ParentScopeLink.of(self, in: container).scope.give(value)
+        }
+        guard let index, container.table.registrations[index].kind == .scopeValue else {
             let registered = container.table.unnamedIndex(for: key.id) != nil
             throw GraftError(
                 .notRegistered,

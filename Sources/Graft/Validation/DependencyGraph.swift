@@ -161,6 +161,7 @@ struct DependencyGraph: Sendable {
     private func kindNote(_ node: Int) -> String? {
         switch registrations[node].kind {
         case .instance: "instance"
+        case .parent: "parent"
         case .alias: "alias"
         case .scopeValue: "scope value"
         case .asyncClosure, .asyncAutowired: "async"
@@ -187,6 +188,32 @@ struct DependencyGraph: Sendable {
             firstAdapter: first
         )
         graph.asyncCauses = graph.computeAsyncCauses()
+        return graph
+    }
+
+    /// The graph with `nodes` linked to the exact registrations their dependencies name, as an
+    /// adapter's are: a child container's proxies, whose keys a child registration may shadow.
+    func linkingExactly(_ nodes: Range<Int>) -> DependencyGraph {
+        guard !nodes.isEmpty else { return self }
+        var links = links
+        var edges = edges
+        for node in nodes {
+            for (position, declared) in registrations[node].dependencies.enumerated() {
+                if let exact = declared.exactRegistration { links[node][position] = exact }
+            }
+            edges[node] = links[node].filter { $0 >= 0 }.map { Edge(target: $0, isImmediate: true) }
+        }
+        var graph = DependencyGraph(
+            registrations: registrations,
+            index: index,
+            links: links,
+            edges: edges,
+            missing: missing.filter { !nodes.contains($0.dependent) },
+            factories: factories,
+            argumentTakers: argumentTakers,
+            firstAdapter: firstAdapter
+        )
+        graph.asyncCauses = asyncCauses
         return graph
     }
 

@@ -66,7 +66,7 @@ struct GraphRenderer {
     private func dot() -> String {
         let troubled = troubled
         var lines = ["digraph Graft {", "  rankdir=LR;", "  node [style=filled, fontname=\"Helvetica\"];"]
-        for node in 0..<graph.count {
+        for node in 0..<graph.count where graph.isShown(node) {
             let lifetime = graph.lifetime(node)
             var attributes = [
                 "label=\"\(escaped(label(node)))\"",
@@ -102,7 +102,7 @@ struct GraphRenderer {
             lines.append("  classDef \(lifetime.rawValue) fill:\(Self.colours[lifetime] ?? "#ffffff")")
         }
         lines.append("  classDef problem stroke:#d00,stroke-width:3px")
-        for node in 0..<graph.count {
+        for node in 0..<graph.count where graph.isShown(node) {
             let text = label(node).replacing("\\n", with: "<br/>").replacing("\"", with: "'")
             lines.append("  n\(node)[\"\(text)\"]:::\(graph.lifetime(node).rawValue)")
             if troubled.contains(graph.key(node).description) {
