@@ -73,6 +73,42 @@ private final class Settings: Sendable {}
         #expect(try builder.build().resolve(PluginHost.self).plugins.isEmpty)
     }
 
+    /// The plugins alone: no registration depends on a collection of them.
+    private func pluginsOnly() -> ContainerBuilder {
+        var builder = ContainerBuilder()
+        builder.register((any Plugin).self, lifetime: .singleton) { _ in Labelled("audit") }
+        builder.register((any Plugin).self, name: "metrics") { _ in Labelled("metrics") }
+        return builder
+    }
+
+    @Test func aCollectionNothingDependsOnResolvesAtTheTopLevel() throws {
+        let container = try pluginsOnly().build()
+
+        #expect(try container.resolve(All<any Plugin>.self).map(\.label) == ["audit", "metrics"])
+        let byName = try container.resolve(ByName<any Plugin>.self)
+        #expect(byName.names == ["metrics"])
+        #expect(byName["metrics"]?.label == "metrics")
+        #expect(try container.resolve(All<Settings>.self).isEmpty)
+    }
+
+    @Test func aCollectionNothingDependsOnResolvesAtTheTopLevelWithAwait() async throws {
+        let container = try await pluginsOnly().build()
+
+        #expect(try await container.resolve(All<any Plugin>.self).map(\.label) == ["audit", "metrics"])
+        #expect(try await container.resolve(ByName<any Plugin>.self).names == ["metrics"])
+    }
+
+    @Test func aChildGathersItsParentsItemsThenItsOwn() throws {
+        let parent = try pluginsOnly().build()
+        let child = try parent.makeChild { builder in
+            builder.register((any Plugin).self, name: "billing") { _ in Labelled("billing") }
+        }
+
+        #expect(try child.resolve(All<any Plugin>.self).map(\.label) == ["audit", "metrics", "billing"])
+        #expect(try child.resolve(ByName<any Plugin>.self).names == ["metrics", "billing"])
+        #expect(try parent.resolve(All<any Plugin>.self).count == 2)
+    }
+
     @Test func aRegisteredArrayKeepsItsMeaning() throws {
         var builder = pluginBuilder()
         builder.register([String].self, instance: ["configured"])

@@ -321,9 +321,12 @@ final class ParentScopeLink: Disposable {
 
 extension RegistrationTable {
     /// Whether this table answers `Service` as a `Lazy`, `Provider` or `Optional` of a service
-    /// it registers: a child's table asks its parent only for what it does not.
+    /// it registers, or as a collection gathered at the call (whose items a child's own
+    /// `resolveAll` finds, the parent's included): a child's table asks its parent only for
+    /// what it does not.
     @usableFromInline
     func answersWrapped<Service>(_ type: Service.Type, name: String?) -> Bool {
+        if name == nil, Service.self is any GatheredCollection.Type { return true }
         guard name == nil, let wrapping = Service.self as? any WrappedDependency.Type else { return false }
         return entry(for: wrapping.dependency.key.id, name: nil) != nil
     }

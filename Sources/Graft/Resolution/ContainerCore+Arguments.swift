@@ -132,6 +132,9 @@ extension ContainerCore {
             return try parent.resolve(type, name: name, from: state.scope, of: self)
         }
         let key = ServiceKey(type, name: name)
+        if name == nil, let collection = Service.self as? any GatheredCollection.Type {
+            return try cast(try collection.gather(from: self, &state), to: type, key)
+        }
         guard name == nil, let wrapping = Service.self as? any WrappedDependency.Type else {
             throw notRegisteredError(key)
         }

@@ -41,6 +41,9 @@ extension ContainerCore {
         name: String?,
         _ state: inout ResolveState
     ) async throws(GraftError) -> Service {
+        if name == nil, let collection = Service.self as? any GatheredCollection.Type {
+            return try cast(try await collection.gatherAsync(from: self, &state), to: type, ServiceKey(type))
+        }
         if name == nil, let wrapping = Service.self as? any WrappedDependency.Type,
             wrapping.dependency.wrapper == nil,
             let entry = table.entry(for: wrapping.dependency.key.id, name: nil)
