@@ -19,7 +19,7 @@ struct CreationClaim: Sendable {
 /// it. An asynchronous creation may resume on another thread, so it records itself in a
 /// task-local object instead.
 enum CreationChain {
-    /// A synchronous creation's record, in the stack frame of ``running(_:_:)``.
+    /// A synchronous creation's record, in the stack frame of ``running(_:within:_:)``.
     case onStack(UnsafePointer<StackLink>)
     /// An asynchronous creation's record, the task's.
     case inTask(TaskLink)
