@@ -12,7 +12,7 @@ struct Registration: Sendable {
     /// The tag of the scope a `.scoped(in:)` registration is shared in (its `lifetime` is
     /// `.scoped`); `nil` for every other registration. Here, between two 8-byte fields: after
     /// the recipe it would cost a registration 24 bytes of padding, not 8.
-    var scopeTag: ScopeTagID?
+    let scopeTag: ScopeTagID?
     /// How the instance is made.
     let recipe: Recipe
     let lifetime: Lifetime
@@ -30,6 +30,7 @@ struct Registration: Sendable {
         _ type: Service.Type,
         name: String?,
         lifetime: Lifetime,
+        scopeTag: ScopeTagID? = nil,
         recipe: Recipe,
         dependencies: [DeclaredDependency] = [],
         fileID: String,
@@ -37,6 +38,7 @@ struct Registration: Sendable {
     ) {
         self.key = ServiceKey(type, name: name)
         self.serviceType = type
+        self.scopeTag = scopeTag
         self.recipe = recipe
         self.lifetime = lifetime
         self.line = Int32(clamping: line)

@@ -46,6 +46,7 @@ public struct TaggedLifetime: Hashable, Sendable, CustomStringConvertible {
 ///
 /// Kept as a plain metatype, 8 bytes where `any ScopeTag.Type` takes 16 with its witness table:
 /// every registration carries one (`nil` for most), and 30,000 registrations add up.
+@usableFromInline
 struct ScopeTagID: Hashable, Sendable, CustomStringConvertible {
     let type: any Any.Type
 
@@ -53,14 +54,16 @@ struct ScopeTagID: Hashable, Sendable, CustomStringConvertible {
         self.type = type
     }
 
+    @usableFromInline
     static func == (lhs: ScopeTagID, rhs: ScopeTagID) -> Bool {
         ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type)
     }
 
+    @usableFromInline
     func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(type))
     }
 
     /// The tag's type as code spells it: `Session`.
-    var description: String { ServiceKey.readable(String(describing: type)) }
+    @usableFromInline var description: String { ServiceKey.readable(String(describing: type)) }
 }
