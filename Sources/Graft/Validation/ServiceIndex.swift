@@ -25,13 +25,14 @@ struct ServiceIndex: Sendable {
         var slots = OpenAddressedTable(capacityFor: registrations.count)
         var typeOf = [Int32](repeating: 0, count: registrations.count)
         for index in registrations.indices {
-            let key = registrations[index].key
-            let type = slots.findOrInsert(UInt(bitPattern: key.id), next: Int32(types.count))
+            // The type and name read in place: a whole key would be made and copied per registration.
+            let id = ObjectIdentifier(registrations[index].serviceType)
+            let type = slots.findOrInsert(UInt(bitPattern: id), next: Int32(types.count))
             if type == types.count { types.append(TypeRecord()) }
             typeOf[index] = type
             types[Int(type)].count += 1
-            if key.name != nil {
-                named[key] = Int32(index)
+            if let name = registrations[index].name {
+                named[ServiceKey(registrations[index].serviceType, name: name)] = Int32(index)
             } else {
                 types[Int(type)].unnamedWinner = Int32(index)
             }
