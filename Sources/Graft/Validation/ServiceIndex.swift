@@ -4,8 +4,12 @@
 /// Type identities are metadata addresses, already unique, so unnamed keys go into an
 /// open-addressed table probed linearly with a multiplicative hash (``OpenAddressedTable``): no
 /// SipHash, and no dictionary per type. Only named keys, usually few, use a `Dictionary`.
+///
+/// Most types have one registration, unnamed: the table holds that registration's index
+/// itself, and only the other types get a ``TypeRecord`` and a group in ``grouped``. A record
+/// and a group entry for each of 30,000 lone types would cost 16 bytes a registration.
 struct ServiceIndex: Sendable {
-    /// Per distinct type, in order of first registration: its unnamed winner and its group.
+    /// Per type registered more than once or under a name: its unnamed winner and its group.
     struct TypeRecord: Sendable {
         /// The last unnamed registration of the type, or `-1`.
         var unnamedWinner: Int32 = -1
@@ -15,26 +19,49 @@ struct ServiceIndex: Sendable {
     }
 
     private(set) var types: [TypeRecord] = []
-    /// Registration indexes grouped by type, each group in registration order.
+    /// The registration indexes of the types with a record, grouped by type, each group in
+    /// registration order.
     private(set) var grouped: [Int32] = []
     /// The last registration of each named key.
     private(set) var named: [ServiceKey: Int32] = [:]
+    /// Per type, its lone registration's index (`0` or more), or `-1 - n` for record `n`.
     private let slots: OpenAddressedTable
 
     init(registrations: [Registration]) {
         var slots = OpenAddressedTable(capacityFor: registrations.count)
-        var typeOf = [Int32](repeating: 0, count: registrations.count)
+        // Each registration's record, or `-1` while its type has only that one registration.
+        var recordOf = [Int32](repeating: -1, count: registrations.count)
         for index in registrations.indices {
             // The type and name read in place: a whole key would be made and copied per registration.
-            let id = ObjectIdentifier(registrations[index].serviceType)
-            let type = slots.findOrInsert(UInt(bitPattern: id), next: Int32(types.count))
-            if type == types.count { types.append(TypeRecord()) }
-            typeOf[index] = type
-            types[Int(type)].count += 1
-            if let name = registrations[index].name {
-                named[ServiceKey(registrations[index].serviceType, name: name)] = Int32(index)
+            let type = registrations[index].serviceType
+            let name = registrations[index].name
+            let key = UInt(bitPattern: ObjectIdentifier(type))
+            let (slot, isTaken) = slots.position(of: key)
+            var value: Int32
+            if isTaken {
+                value = slots.value(at: slot)
+            } else if name == nil {
+                slots.insert(key, Int32(index), at: slot)
+                continue
             } else {
-                types[Int(type)].unnamedWinner = Int32(index)
+                value = -1 - Int32(types.count)
+                types.append(TypeRecord())
+                slots.insert(key, value, at: slot)
+            }
+            if value >= 0 {
+                // The type's second registration: its lone one moves into a new record.
+                recordOf[Int(value)] = Int32(types.count)
+                types.append(TypeRecord(unnamedWinner: value, count: 1))
+                value = -Int32(types.count)
+                slots.insert(key, value, at: slot)
+            }
+            let record = Int(-1 - value)
+            recordOf[index] = Int32(record)
+            types[record].count += 1
+            if let name {
+                named[ServiceKey(type, name: name)] = Int32(index)
+            } else {
+                types[record].unnamedWinner = Int32(index)
             }
         }
         var start: Int32 = 0
@@ -43,10 +70,10 @@ struct ServiceIndex: Sendable {
             start += types[type].count
         }
         var fill = types.map(\.groupStart)
-        grouped = [Int32](repeating: 0, count: registrations.count)
-        for (index, type) in typeOf.enumerated() {
-            grouped[Int(fill[Int(type)])] = Int32(index)
-            fill[Int(type)] += 1
+        grouped = [Int32](repeating: 0, count: Int(start))
+        for (index, record) in recordOf.enumerated() where record >= 0 {
+            grouped[Int(fill[Int(record)])] = Int32(index)
+            fill[Int(record)] += 1
         }
         self.slots = slots
     }
@@ -59,16 +86,32 @@ struct ServiceIndex: Sendable {
 
     /// The last unnamed registration of the type `id`.
     func unnamedWinner(for id: ObjectIdentifier) -> Int? {
-        guard let type = slots.find(UInt(bitPattern: id)) else { return nil }
-        let winner = types[Int(type)].unnamedWinner
+        guard let value = slots.find(UInt(bitPattern: id)) else { return nil }
+        guard value < 0 else { return Int(value) }
+        let winner = types[Int(-1 - value)].unnamedWinner
         return winner < 0 ? nil : Int(winner)
     }
 
     /// Every registration of the type `id`, named or not, in registration order.
-    func group(ofType id: ObjectIdentifier) -> ArraySlice<Int32> {
-        guard let type = slots.find(UInt(bitPattern: id)) else { return [] }
-        let record = types[Int(type)]
-        return grouped[Int(record.groupStart)..<Int(record.groupStart + record.count)]
+    func group(ofType id: ObjectIdentifier) -> Group {
+        guard let value = slots.find(UInt(bitPattern: id)) else { return Group(lone: -1, members: []) }
+        guard value < 0 else { return Group(lone: value, members: []) }
+        let record = types[Int(-1 - value)]
+        return Group(lone: -1, members: grouped[Int(record.groupStart)..<Int(record.groupStart + record.count)])
+    }
+
+    /// The registrations of one type, in registration order: a lone one, or a group.
+    struct Group: RandomAccessCollection {
+        /// The type's one registration, or `-1` when ``members`` has them.
+        let lone: Int32
+        let members: ArraySlice<Int32>
+
+        var startIndex: Int { 0 }
+        var endIndex: Int { lone >= 0 ? 1 : members.count }
+
+        subscript(position: Int) -> Int32 {
+            lone >= 0 ? lone : members[members.startIndex + position]
+        }
     }
 }
 
@@ -90,24 +133,26 @@ struct OpenAddressedTable: Sendable {
         Int(truncatingIfNeeded: (key >> 4) &* 0x9E37_79B9_7F4A_7C15 >> 20) & mask
     }
 
-    /// The value for `key`, inserting `next` when the key is new.
-    mutating func findOrInsert(_ key: UInt, next: Int32) -> Int32 {
+    /// The slot holding `key` (`isTaken`), or the empty slot where it goes.
+    func position(of key: UInt) -> (slot: Int, isTaken: Bool) {
         var slot = slot(for: key)
         while keys[slot] != 0 {
-            if keys[slot] == key { return values[slot] }
+            if keys[slot] == key { return (slot, true) }
             slot = (slot + 1) & mask
         }
+        return (slot, false)
+    }
+
+    func value(at slot: Int) -> Int32 { values[slot] }
+
+    /// Stores `value` for `key` at `slot`, which ``position(of:)`` gave for it.
+    mutating func insert(_ key: UInt, _ value: Int32, at slot: Int) {
         keys[slot] = key
-        values[slot] = next
-        return next
+        values[slot] = value
     }
 
     func find(_ key: UInt) -> Int32? {
-        var slot = slot(for: key)
-        while keys[slot] != 0 {
-            if keys[slot] == key { return values[slot] }
-            slot = (slot + 1) & mask
-        }
-        return nil
+        let (slot, isTaken) = position(of: key)
+        return isTaken ? values[slot] : nil
     }
 }
