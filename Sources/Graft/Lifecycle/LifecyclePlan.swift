@@ -61,7 +61,7 @@ struct LifecyclePlan: Sendable {
     /// `roots` and everything they reach, each after what it reaches (every edge counts, `Lazy`
     /// and `Provider` too: a service may use them as soon as it starts); cycles are cut where met.
     /// Iterative, so a long chain cannot overflow the stack.
-    private static func dependenciesFirst(from roots: [Int], edges: [[DependencyGraph.Edge]]) -> [Int] {
+    private static func dependenciesFirst(from roots: [Int], edges: SparseRows<DependencyGraph.Edge>) -> [Int] {
         var order: [Int] = []
         var visited = Set<Int>()
         var stack: [(node: Int, nextEdge: Int)] = []

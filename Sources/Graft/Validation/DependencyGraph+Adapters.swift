@@ -31,8 +31,8 @@ extension DependencyGraph {
     static func linkExactDependencies(
         of registrations: [Registration],
         from first: Int,
-        _ links: inout [[Int]],
-        _ edges: inout [[Edge]]
+        _ links: inout SparseRows<Int>,
+        _ edges: inout SparseRows<Edge>
     ) {
         for node in first..<registrations.count {
             for (position, declared) in registrations[node].dependencies.enumerated() {

@@ -14,9 +14,10 @@ struct DependencyGraph: Sendable {
     }
 
     /// Per registration, the winning index for each declared dependency, `-1` when unregistered.
-    let links: [[Int]]
+    /// Sparse rows: most registrations declare no dependency.
+    let links: SparseRows<Int>
     /// Per registration, the edges to registered dependencies (aliases point at their target).
-    let edges: [[Edge]]
+    let edges: SparseRows<Edge>
     /// Declared dependencies nobody registers: (registration, dependency key).
     let missing: [(dependent: Int, dependency: ServiceKey)]
     /// Every injected ``Factory``: which registration, which parameter, the argument types it
@@ -52,8 +53,8 @@ struct DependencyGraph: Sendable {
         let serviceIndex = ServiceIndex(registrations: registrations)
         self.registrations = registrations
         self.index = serviceIndex
-        var links: [[Int]] = []
-        var edges: [[Edge]] = []
+        var links = SparseRows<Int>()
+        var edges = SparseRows<Edge>()
         var missing: [(Int, ServiceKey)] = []
         var factories: [(Int, Int, [ServiceKey])] = []
         var argumentTakers: [Int] = []
@@ -221,8 +222,8 @@ struct DependencyGraph: Sendable {
     private init(
         registrations: [Registration],
         index: ServiceIndex,
-        links: [[Int]],
-        edges: [[Edge]],
+        links: SparseRows<Int>,
+        edges: SparseRows<Edge>,
         missing: [(dependent: Int, dependency: ServiceKey)],
         factories: [(dependent: Int, position: Int, arguments: [ServiceKey])],
         argumentTakers: [Int],
