@@ -116,21 +116,26 @@ struct ServiceIndex: Sendable {
 }
 
 /// A map from nonzero words to small integers, open-addressed and probed linearly.
+///
+/// A table of 30,000 types holds at most two thirds of its slots, 18 bytes a key: a size
+/// rounded up to a power of two, at most half full, would take 26. A hash is mapped onto the
+/// slots by multiplying, so any size will do.
 struct OpenAddressedTable: Sendable {
     private var keys: [UInt]
     private var values: [Int32]
-    private let mask: Int
 
     init(capacityFor count: Int) {
-        var capacity = 8
-        while capacity < count * 2 { capacity *= 2 }
+        // Small tables keep the room they had: a few more bytes, and resolving one of a few
+        // services by type finds its slot at the first probe.
+        let capacity = max(16, count + count / 2)
         keys = [UInt](repeating: 0, count: capacity)
         values = [Int32](repeating: 0, count: capacity)
-        mask = capacity - 1
     }
 
     private func slot(for key: UInt) -> Int {
-        Int(truncatingIfNeeded: (key >> 4) &* 0x9E37_79B9_7F4A_7C15 >> 20) & mask
+        // The high bits of the hash, scaled to the table's size.
+        let hash = UInt64(truncatingIfNeeded: key >> 4) &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: hash.multipliedFullWidth(by: UInt64(keys.count)).high)
     }
 
     /// The slot holding `key` (`isTaken`), or the empty slot where it goes.
@@ -138,7 +143,8 @@ struct OpenAddressedTable: Sendable {
         var slot = slot(for: key)
         while keys[slot] != 0 {
             if keys[slot] == key { return (slot, true) }
-            slot = (slot + 1) & mask
+            slot += 1
+            if slot == keys.count { slot = 0 }
         }
         return (slot, false)
     }
