@@ -30,14 +30,16 @@ struct DependencyGraph: Sendable {
     let firstAdapter: Int
     /// For each registration, the registration whose async factory makes it need `await`
     /// (itself, or one reached through immediate dependencies), or `nil`.
-    /// Stored as 32-bit indexes, `-1` for none: 4 bytes per registration instead of 16.
+    /// Stored as 32-bit indexes, `-1` for none: 4 bytes per registration instead of 16; and
+    /// empty when no factory is async, as in most graphs: then no registration needs `await`.
     private var asyncCauses: [Int32] = []
 
     /// Whether any registration's factory is async.
-    var hasAsyncFactory: Bool { asyncCauses.contains { $0 >= 0 } }
+    var hasAsyncFactory: Bool { !asyncCauses.isEmpty }
 
     /// The registration whose async factory makes `node` need `await`, or `nil`.
     func asyncCause(_ node: Int) -> Int? {
+        guard !asyncCauses.isEmpty else { return nil }
         let cause = asyncCauses[node]
         return cause < 0 ? nil : Int(cause)
     }
@@ -240,8 +242,8 @@ struct DependencyGraph: Sendable {
     }
 
     private func computeAsyncCauses() -> [Int32] {
+        guard registrations.indices.contains(where: { registrations[$0].kind.isAsync }) else { return [] }
         var causes = [Int32](repeating: -1, count: count)
-        guard registrations.indices.contains(where: { registrations[$0].kind.isAsync }) else { return causes }
         for node in postOrder() {
             if registrations[node].kind.isAsync {
                 causes[node] = Int32(node)
