@@ -11,10 +11,10 @@ struct Registration: Sendable {
     let serviceType: any Sendable.Type
     /// The name that tells registrations of one type apart; `nil` for most.
     let name: String?
-    /// The tag of the scope a `.scoped(in:)` registration is shared in (its `lifetime` is
-    /// `.scoped`); `nil` for every other registration. Here, between two 8-byte fields: after
-    /// the recipe it would cost a registration 24 bytes of padding, not 8.
-    let scopeTag: ScopeTagID?
+    /// What few registrations have, in one field, so that the others pay 8 bytes for it, not
+    /// 16: a scope tag, activation hooks. Empty for most. Here, between two 8-byte fields:
+    /// after the recipe it would cost a registration padding too.
+    private var extras: [Extra]
     /// How the instance is made.
     let recipe: Recipe
     let lifetime: Lifetime
@@ -22,8 +22,6 @@ struct Registration: Sendable {
     private let line: Int32
     /// The dependencies known before anything runs, in parameter order.
     private(set) var dependencies: [DeclaredDependency]
-    /// Hooks run on each new instance, in the order they were added.
-    private(set) var activations: [Activation] = []
     /// The file of ``source``.
     private let fileID: String
 
@@ -40,7 +38,7 @@ struct Registration: Sendable {
     ) {
         self.serviceType = type
         self.name = name
-        self.scopeTag = scopeTag
+        self.extras = scopeTag.map { [.scopeTag($0)] } ?? []
         self.recipe = recipe
         self.lifetime = lifetime
         self.line = Int32(clamping: line)
@@ -53,6 +51,29 @@ struct Registration: Sendable {
     var key: ServiceKey { ServiceKey(serviceType, name: name) }
 
     var kind: FactoryKind { recipe.kind }
+
+    /// One of the ``extras``.
+    private enum Extra: Sendable {
+        case scopeTag(ScopeTagID)
+        case activation(Activation)
+    }
+
+    /// The tag of the scope a `.scoped(in:)` registration is shared in (its `lifetime` is
+    /// `.scoped`); `nil` for every other registration.
+    var scopeTag: ScopeTagID? {
+        for extra in extras {
+            if case .scopeTag(let tag) = extra { return tag }
+        }
+        return nil
+    }
+
+    /// Hooks run on each new instance, in the order they were added.
+    var activations: [Activation] {
+        extras.compactMap { extra -> Activation? in
+            guard case .activation(let activation) = extra else { return nil }
+            return activation
+        }
+    }
 
     /// The lifetime as code spells it, with its tag: `.scoped(in: Session)`.
     var lifetimeLabel: String {
@@ -69,7 +90,7 @@ struct Registration: Sendable {
 
     /// Adds `activation` after the other hooks.
     mutating func add(_ activation: Activation) {
-        activations.append(activation)
+        extras.append(.activation(activation))
     }
 }
 
