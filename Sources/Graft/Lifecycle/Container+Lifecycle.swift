@@ -69,11 +69,7 @@ extension Container {
     /// The shutdown every caller shares: stops what started, then closes the scopes and disposes.
     /// A caller that comes while it runs waits for it to end.
     func shutDownOnce() async throws(GraftError) {
-        let isFirst = lifecycle.state.withLock { state -> Bool in
-            defer { state.shutdownClaimed = true }
-            return !state.shutdownClaimed
-        }
-        guard isFirst else {
+        guard lifecycle.claimShutdown() else {
             await lifecycle.shutdownEnded.wait()
             return
         }
@@ -89,14 +85,7 @@ extension Container {
     func shutDownSynchronously() throws(GraftError) {
         let toStop = lifecycle.servicesToStopWithAwait { [core] node in core.existingInstance(of: node) }
         guard toStop.isEmpty else { throw LifecycleErrors.synchronousShutdown(toStop) }
-        let isFirst = lifecycle.state.withLock { state -> Bool in
-            defer {
-                state.shutdownClaimed = true
-                state.phase = .shuttingDown
-            }
-            return !state.shutdownClaimed
-        }
-        guard isFirst else { return }
+        guard lifecycle.claimShutdown(enteringShutdownPhase: true) else { return }
         defer { lifecycle.shutdownEnded.fire() }
         let children = shutDownChildren()
         try Scope.throwIfFailed(children + core.root.closeCollectingFailures(by: .container), closing: "the container")

@@ -1,5 +1,19 @@
 /// Stopping: running services cancelled and stop hooks run, newest first, before any disposal.
 extension Lifecycle {
+    /// Claims the container's one shutdown for the caller: `false` when another caller has.
+    ///
+    /// - Parameter enteringShutdownPhase: Whether the phase becomes `.shuttingDown` now (a
+    ///   shutdown that stops nothing) rather than when ``stopForShutdown(existingInstance:)`` runs.
+    func claimShutdown(enteringShutdownPhase: Bool = false) -> Bool {
+        state.withLock { state in
+            defer {
+                state.shutdownClaimed = true
+                if enteringShutdownPhase { state.phase = .shuttingDown }
+            }
+            return !state.shutdownClaimed
+        }
+    }
+
     /// Stops everything that started, and each service without a start hook whose instance
     /// exists; newest first. Called once, by the container's shutdown.
     ///
