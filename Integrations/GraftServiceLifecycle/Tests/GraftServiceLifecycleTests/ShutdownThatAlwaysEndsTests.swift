@@ -79,6 +79,26 @@ private struct DeafFeed: Service {
     }
 }
 
+/// A group whose `ContainerService` (listed first, then `others`) ends the process 20 ms after
+/// SIGUSR2, logging what is still open to standard error.
+private func groupWithAShortDeadline(_ container: Container, then others: any Service...) -> ServiceGroup {
+    let logger = Logger(label: "shutdown") { StreamLogHandler.standardError(label: $0) }
+    let service = ContainerService(
+        container,
+        gracePeriod: .milliseconds(10),
+        signals: [.sigusr2],
+        deadlineAfterGracePeriod: .milliseconds(10),
+        logger: logger
+    )
+    return ServiceGroup(
+        configuration: .init(
+            services: [.init(service: service)] + others.map { .init(service: $0) },
+            gracefulShutdownSignals: [.sigusr2],
+            logger: logger
+        )
+    )
+}
+
 @Suite struct ShutdownThatAlwaysEndsTests {
     @Test func theDeadlineNamesTheRunThatHasNotReturnedAndTheLeaseStillHeld() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -89,21 +109,7 @@ private struct DeafFeed: Service {
             builder.register(DeafFeed.self, lifetime: .singleton) { _ in DeafFeed() }
             builder.runs(DeafFeed.self)
             let container = try await builder.build()
-            let logger = Logger(label: "shutdown") { StreamLogHandler.standardError(label: $0) }
-            let service = ContainerService(
-                container,
-                gracePeriod: .milliseconds(10),
-                signals: [.sigusr2],
-                deadlineAfterGracePeriod: .milliseconds(10),
-                logger: logger
-            )
-            let group = ServiceGroup(
-                configuration: .init(
-                    services: [.init(service: service)],
-                    gracefulShutdownSignals: [.sigusr2],
-                    logger: logger
-                )
-            )
+            let group = groupWithAShortDeadline(container)
             let running = Task { try await group.run() }
             for await _ in started {}
             // A request's scope, never closed, holding a leased connection.
@@ -163,22 +169,8 @@ private struct DeafFeed: Service {
             let (returning, returningSignal) = AsyncStream<Void>.makeStream()
             builder.register(HungLease.self, lifetime: .scoped) { _ in HungLease(returning: returningSignal) }
             let container = try await builder.build()
-            let logger = Logger(label: "shutdown") { StreamLogHandler.standardError(label: $0) }
-            let service = ContainerService(
-                container,
-                gracePeriod: .milliseconds(10),
-                signals: [.sigusr2],
-                deadlineAfterGracePeriod: .milliseconds(10),
-                logger: logger
-            )
             // Listed first, the container is told last: never, as the server never returns.
-            let group = ServiceGroup(
-                configuration: .init(
-                    services: [.init(service: service), .init(service: StuckServer(container: container))],
-                    gracefulShutdownSignals: [.sigusr2],
-                    logger: logger
-                )
-            )
+            let group = groupWithAShortDeadline(container, then: StuckServer(container: container))
             let running = Task { try await group.run() }
             // Once the container has started and the lease is being returned, the signal comes.
             for await _ in started {}
