@@ -37,7 +37,7 @@ extension Lifecycle {
         }
         if !begun.hasFired {
             do {
-                try await deadline.bound("run() of \(hook.key), which had not begun,", of: hook.key) {
+                try await deadline.bound("run() of \(hook.key) had not begun", of: hook.key) {
                     await begun.wait()
                 }
             } catch {

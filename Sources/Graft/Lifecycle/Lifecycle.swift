@@ -107,7 +107,7 @@ final class Lifecycle: Sendable {
         shutDown: @escaping @Sendable () async -> Void
     ) async throws(GraftError) -> Started {
         let key = service.key
-        let made = try await deadline.bound("making \(key)", of: key) { () async throws(GraftError) in
+        let made = try await deadline.bound("making \(key) was still running", of: key) { () async throws(GraftError) in
             do throws(GraftError) {
                 return try await instance(service.node)
             } catch {
@@ -115,7 +115,8 @@ final class Lifecycle: Sendable {
             }
         }
         for hook in service.starts {
-            try await deadline.bound("the start hook of \(key)", of: key) { () async throws(GraftError) in
+            try await deadline.bound("the start hook of \(key) was still running", of: key) {
+                () async throws(GraftError) in
                 do {
                     try await hook.body(made)
                 } catch {
@@ -126,7 +127,13 @@ final class Lifecycle: Sendable {
         var started = Started(position: position, instance: made)
         for hook in service.runs {
             // Begun before what depends on the service starts: a dependent's start hook may use it.
-            started.runs.append(try await begin(hook, of: made, at: position, within: deadline, shutDown: shutDown))
+            do {
+                started.runs.append(try await begin(hook, of: made, at: position, within: deadline, shutDown: shutDown))
+            } catch {
+                // Not started, so not stopped by the roll-back: its runs that had begun end here.
+                for run in started.runs { run.cancel() }
+                throw error
+            }
         }
         return started
     }

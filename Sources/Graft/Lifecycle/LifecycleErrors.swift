@@ -20,10 +20,10 @@ enum LifecycleErrors {
         )
     }
 
-    static func startTimedOut(_ limit: Duration, _ step: String, _ key: ServiceKey) -> GraftError {
+    static func startTimedOut(_ limit: Duration, _ unfinished: String, _ key: ServiceKey) -> GraftError {
         GraftError(
             .startTimedOut,
-            "container.start(timeout: \(limit)) ran out of time: \(step) was still running",
+            "container.start(timeout: \(limit)) ran out of time: \(unfinished)",
             service: key.description,
             hints: [
                 "it was cancelled and is not awaited; make it give up sooner (a connect timeout, say), "

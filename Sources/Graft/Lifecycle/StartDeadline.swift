@@ -15,15 +15,16 @@ struct StartDeadline: Sendable {
         end = limit.map { ContinuousClock.now + $0 }
     }
 
-    /// The result of `step`, unless the deadline passes first.
+    /// The result of `operation`, unless the deadline passes first.
     ///
     /// - Parameters:
-    ///   - step: What `step` does, for the message: "the start hook of Consumer".
+    ///   - unfinished: What the deadline found, as a clause of the message: "the start hook of
+    ///     Consumer was still running".
     ///   - key: The service being started.
     ///   - operation: The step; its errors are the start's.
     /// - Throws: `operation`'s error, or ``LifecycleErrors/startTimedOut(_:_:_:)`` at the deadline.
     func bound<Value: Sendable>(
-        _ step: String,
+        _ unfinished: String,
         of key: ServiceKey,
         _ operation: @escaping @Sendable () async throws(GraftError) -> Value
     ) async throws(GraftError) -> Value {
@@ -56,7 +57,7 @@ struct StartDeadline: Sendable {
             return try result.get()
         case .timedOut:
             work.cancel()
-            throw LifecycleErrors.startTimedOut(limit, step, key)
+            throw LifecycleErrors.startTimedOut(limit, unfinished, key)
         }
     }
 }
