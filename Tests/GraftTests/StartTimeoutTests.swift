@@ -10,10 +10,10 @@ private func hangs(ignoringCancellation: Bool, _ cancelled: Latch) async {
     if ignoringCancellation { await Task { await Latch().wait() }.value }
 }
 
-/// The message of a start that ran out of its 20 ms while `step` was still running.
-private func timedOut(_ step: String, rollBack: String) -> String {
+/// The message of a start that ran out of its 20 ms when `unfinished`.
+private func timedOut(_ unfinished: String, rollBack: String) -> String {
     """
-    Graft: container.start(timeout: 0.02 seconds) ran out of time: \(step) was still running
+    Graft: container.start(timeout: 0.02 seconds) ran out of time: \(unfinished)
       it was cancelled and is not awaited; make it give up sooner (a connect timeout, say), or give start(timeout:) more time
       \(rollBack)
       shut the container down to dispose what was made; build a new one to start again
@@ -44,7 +44,10 @@ private func timedOut(_ step: String, rollBack: String) -> String {
         #expect(error?.service == "Shelf")
         #expect(
             error?.description
-                == timedOut("the start hook of Shelf", rollBack: "stopped what had started, newest first: Warehouse")
+                == timedOut(
+                    "the start hook of Shelf was still running",
+                    rollBack: "stopped what had started, newest first: Warehouse"
+                )
         )
         await cancelled.wait()
         #expect(log.entries == ["start Warehouse", "stop Warehouse"], "Shelf never started, nor Picker")
@@ -64,7 +67,10 @@ private func timedOut(_ step: String, rollBack: String) -> String {
             try await container.start(timeout: .milliseconds(20))
         }
         #expect(error?.service == "Warehouse")
-        #expect(error?.description == timedOut("making Warehouse", rollBack: "nothing had started before it"))
+        #expect(
+            error?.description
+                == timedOut("making Warehouse was still running", rollBack: "nothing had started before it")
+        )
         try await container.shutdown()
     }
 
