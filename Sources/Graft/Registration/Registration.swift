@@ -69,7 +69,9 @@ struct Registration: Sendable {
 
     /// Hooks run on each new instance, in the order they were added.
     var activations: [Activation] {
-        extras.compactMap { extra -> Activation? in
+        // Most have none: no closure to run over an empty array when an entry is first made.
+        guard !extras.isEmpty else { return [] }
+        return extras.compactMap { extra -> Activation? in
             guard case .activation(let activation) = extra else { return nil }
             return activation
         }
