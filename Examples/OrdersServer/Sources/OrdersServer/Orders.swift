@@ -38,14 +38,7 @@ struct OrderRepository: Sendable {
     }
 
     func find(id: Int) async throws -> Order? {
-        let rows = try await transaction.connection.query(
-            "SELECT id, customer, item, quantity FROM orders WHERE id = \(id)",
-            logger: databaseLogger
-        )
-        for try await (id, customer, item, quantity) in rows.decode((Int, Int, String, Int).self) {
-            return Order(id: id, customer: customer, item: item, quantity: quantity)
-        }
-        return nil
+        try await transaction.connection.order(id: id)
     }
 
     func recent() async throws -> [Order] {
@@ -58,5 +51,19 @@ struct OrderRepository: Sendable {
             orders.append(Order(id: id, customer: customer, item: item, quantity: quantity))
         }
         return orders
+    }
+}
+
+extension PostgresConnection {
+    /// The order `id`, read on this connection (in its transaction, if one is open).
+    func order(id: Int) async throws -> Order? {
+        let rows = try await query(
+            "SELECT id, customer, item, quantity FROM orders WHERE id = \(id)",
+            logger: databaseLogger
+        )
+        for try await (id, customer, item, quantity) in rows.decode((Int, Int, String, Int).self) {
+            return Order(id: id, customer: customer, item: item, quantity: quantity)
+        }
+        return nil
     }
 }
