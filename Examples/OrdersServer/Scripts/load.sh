@@ -67,23 +67,31 @@ with="$(median <"$work/with")"
 without="$(median <"$work/without")"
 echo "| median | $with | $without | $(awk -v a="$with" -v b="$without" 'BEGIN { printf "%.3f", a / b }') |"
 
-# 100,000 requests: two wrk threads stop after 50,000 responses each; -d bounds the run in time.
-cat >"$work/count.lua" <<'LUA'
+# 100,000 requests: two wrk threads stop after 50,000 responses each and say so in a file; wrk's
+# main thread sleeps out its -d bound whatever its threads do, so SIGINT ends it once both have.
+cat >"$work/count.lua" <<LUA
 local done = 0
 response = function()
     done = done + 1
-    if done >= 50000 then wrk.thread:stop() end
+    if done == 50000 then
+        local stopped = io.open("$work/stopped", "a")
+        stopped:write("stopped\\n")
+        stopped:close()
+        wrk.thread:stop()
+    end
 end
 LUA
 before="$(rss)"
+: >"$work/stopped"
 wrk -t2 -c8 -d600s -s "$work/count.lua" "$url/orders/$id" >"$work/soak.txt" &
 soak=$!
 : >"$work/during"
 while kill -0 "$soak" 2>/dev/null; do
     rss >>"$work/during"
+    (($(wc -l <"$work/stopped") < 2)) || kill -INT "$soak" 2>/dev/null || true
     sleep 2
 done
-wait "$soak"
+wait "$soak" || true
 after="$(rss)"
 echo
 echo "| resident memory (VmRSS), kB | |"
@@ -107,6 +115,8 @@ stop_server() {
 echo
 echo "| SIGTERM to exit | ms | exit status |"
 echo "|---|---:|---:|"
+stop_server
+echo "| idle, after the soak | $ms | $code |"
 for _ in 1 2 3; do
     start_server
     wrk -t2 -c8 -d4s "$url/orders/$id" >/dev/null 2>&1 &
