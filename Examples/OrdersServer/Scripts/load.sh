@@ -11,6 +11,9 @@
 #
 #   Examples/OrdersServer/Scripts/load.sh [rounds] [seconds]
 #
+# LOAD_SOAKS=N measures only memory instead: N soaks of 100,000 requests in a fresh server, to
+# LOAD_SOAK_PATH (/orders/:id unless given; /bare/orders/1 for the baseline).
+#
 # Builds the release configuration once (ORDERS_CONFIGURATION=debug for a debug build). Everything
 # listens on 127.0.0.1; every wrk run is bounded in time, and the soak in count too. Needs what the
 # acceptance script needs: PostgreSQL's initdb and pg_ctl, curl and wrk.
@@ -50,6 +53,46 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 rss() { awk '/VmRSS/ { print $2 }' "/proc/$server/status"; }
 
+# 100,000 requests to $1: two wrk threads stop after 50,000 responses each and say so in a file;
+# wrk's main thread sleeps out its -d bound whatever its threads do, so SIGINT ends it once both
+# have. VmRSS is sampled into $work/during every 2 s; wrk's report is in $work/soak.txt.
+soak() {
+    cat >"$work/count.lua" <<LUA
+local done = 0
+response = function()
+    done = done + 1
+    if done == 50000 then
+        local stopped = io.open("$work/stopped", "a")
+        stopped:write("stopped\\n")
+        stopped:close()
+        wrk.thread:stop()
+    end
+end
+LUA
+    : >"$work/stopped"
+    : >"$work/during"
+    wrk -t2 -c8 -d600s -s "$work/count.lua" "$url$1" >"$work/soak.txt" &
+    local load=$!
+    while kill -0 "$load" 2>/dev/null; do
+        rss >>"$work/during"
+        (($(wc -l <"$work/stopped") < 2)) || kill -INT "$load" 2>/dev/null || true
+        sleep 2
+    done
+    wait "$load" || true
+}
+
+# LOAD_SOAKS=N: only memory, in a fresh server: N soaks to LOAD_SOAK_PATH (/orders/:id unless
+# given, e.g. /bare/orders/1), VmRSS after start and after each.
+if [[ -n ${LOAD_SOAKS:-} ]]; then
+    path="${LOAD_SOAK_PATH:-/orders/$id}"
+    echo "VmRSS after start: $(rss) kB"
+    for k in $(seq 1 "$LOAD_SOAKS"); do
+        soak "$path"
+        echo "VmRSS after soak $k (100,000 requests to $path): $(rss) kB"
+    done
+    exit 0
+fi
+
 echo "warm-up: $(rate "/orders/$id") req/s through the scope, $(rate "/bare/orders/$id") req/s bare"
 echo
 echo "| round | \`/orders/:id\` (Graft), req/s | \`/bare/orders/:id\` (hand-written), req/s | Graft / hand-written |"
@@ -67,31 +110,8 @@ with="$(median <"$work/with")"
 without="$(median <"$work/without")"
 echo "| median | $with | $without | $(awk -v a="$with" -v b="$without" 'BEGIN { printf "%.3f", a / b }') |"
 
-# 100,000 requests: two wrk threads stop after 50,000 responses each and say so in a file; wrk's
-# main thread sleeps out its -d bound whatever its threads do, so SIGINT ends it once both have.
-cat >"$work/count.lua" <<LUA
-local done = 0
-response = function()
-    done = done + 1
-    if done == 50000 then
-        local stopped = io.open("$work/stopped", "a")
-        stopped:write("stopped\\n")
-        stopped:close()
-        wrk.thread:stop()
-    end
-end
-LUA
 before="$(rss)"
-: >"$work/stopped"
-wrk -t2 -c8 -d600s -s "$work/count.lua" "$url/orders/$id" >"$work/soak.txt" &
-soak=$!
-: >"$work/during"
-while kill -0 "$soak" 2>/dev/null; do
-    rss >>"$work/during"
-    (($(wc -l <"$work/stopped") < 2)) || kill -INT "$soak" 2>/dev/null || true
-    sleep 2
-done
-wait "$soak" || true
+soak "/orders/$id"
 after="$(rss)"
 echo
 echo "| resident memory (VmRSS), kB | |"
