@@ -46,7 +46,7 @@ final class Transaction: Completable, AsyncDisposable {
     private let committed = Atomic(false)
 
     static func begin(on connection: PostgresConnection) async throws -> Transaction {
-        try await connection.query("BEGIN", logger: databaseLogger)
+        _ = try await connection.run("BEGIN")
         return Transaction(connection: connection)
     }
 
@@ -56,17 +56,16 @@ final class Transaction: Completable, AsyncDisposable {
 
     /// The completion step: COMMIT before the client is told the order exists.
     func complete() async throws {
-        try await connection.query("COMMIT", logger: databaseLogger)
+        _ = try await connection.run("COMMIT")
         committed.store(true, ordering: .releasing)
     }
 
     /// Rolls back what was not committed; the connection goes back to the pool after this, when
     /// the scope returns its lease.
     func dispose() async throws {
-        // A connection PostgreSQL closed (a restart) has no transaction left to roll back, and a
-        // query on it may never return.
+        // A connection PostgreSQL closed (a restart) has no transaction left to roll back.
         if !committed.load(ordering: .acquiring) && !connection.isClosed {
-            try await connection.query("ROLLBACK", logger: databaseLogger)
+            _ = try await connection.run("ROLLBACK")
         }
     }
 }

@@ -24,12 +24,11 @@ struct OrderRepository: Sendable {
     func add(_ new: NewOrder) async throws -> Order {
         let connection = transaction.connection
         if let delay = new.delay {
-            try await connection.query("SELECT pg_sleep(\(delay))", logger: databaseLogger)
+            _ = try await connection.run("SELECT pg_sleep(\(delay))")
         }
         let customer = new.customer ?? 1
-        let rows = try await connection.query(
-            "INSERT INTO orders (customer, item, quantity) VALUES (\(customer), \(new.item), \(new.quantity)) RETURNING id",
-            logger: databaseLogger
+        let rows = try await connection.run(
+            "INSERT INTO orders (customer, item, quantity) VALUES (\(customer), \(new.item), \(new.quantity)) RETURNING id"
         )
         for try await id in rows.decode(Int.self) {
             return Order(id: id, customer: customer, item: new.item, quantity: new.quantity)
@@ -38,25 +37,28 @@ struct OrderRepository: Sendable {
     }
 
     func find(id: Int) async throws -> Order? {
-        let rows = try await transaction.connection.query(
-            "SELECT id, customer, item, quantity FROM orders WHERE id = \(id)",
-            logger: databaseLogger
-        )
-        for try await (id, customer, item, quantity) in rows.decode((Int, Int, String, Int).self) {
-            return Order(id: id, customer: customer, item: item, quantity: quantity)
-        }
-        return nil
+        try await transaction.connection.order(id: id)
     }
 
     func recent() async throws -> [Order] {
-        let rows = try await transaction.connection.query(
-            "SELECT id, customer, item, quantity FROM orders ORDER BY id DESC LIMIT 20",
-            logger: databaseLogger
+        let rows = try await transaction.connection.run(
+            "SELECT id, customer, item, quantity FROM orders ORDER BY id DESC LIMIT 20"
         )
         var orders: [Order] = []
         for try await (id, customer, item, quantity) in rows.decode((Int, Int, String, Int).self) {
             orders.append(Order(id: id, customer: customer, item: item, quantity: quantity))
         }
         return orders
+    }
+}
+
+extension PostgresConnection {
+    /// The order `id`, read on this connection (in its transaction, if one is open).
+    func order(id: Int) async throws -> Order? {
+        let rows = try await run("SELECT id, customer, item, quantity FROM orders WHERE id = \(id)")
+        for try await (id, customer, item, quantity) in rows.decode((Int, Int, String, Int).self) {
+            return Order(id: id, customer: customer, item: item, quantity: quantity)
+        }
+        return nil
     }
 }

@@ -41,6 +41,8 @@ struct OrdersServer {
         let router = Router(context: BasicGraftRequestContext.self)
         router.get("health") { _, _ in "ok" }
         addOrderRoutes(to: router.group().add(middleware: RequestScopeMiddleware(container)))
+        // The same database work without Graft, for Scripts/load.sh to compare (not the example).
+        addBaselineRoutes(to: router.group("bare"), client: try await container.resolve(PostgresClient.self))
         let address = BindAddress.hostname("127.0.0.1", port: settings.port)
         let app = Application(router: router, configuration: .init(address: address), logger: logger)
         // SIGTERM: requests in flight are answered, then the client stops and all is disposed.
