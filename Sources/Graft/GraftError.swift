@@ -48,6 +48,7 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
             case startFailed = "start failed"
             case startTimedOut = "start timed out"
             case stopFailed = "stop failed"
+            case gracePeriodRanOut = "grace period ran out"
             case runningServiceFailed = "running service failed"
             case alreadyStarted = "already started"
             case noTaggedScope = "no scope with the tag"
@@ -120,6 +121,9 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
         public static let startTimedOut = Code(.startTimedOut)
         /// A stop hook threw while the container shut down.
         public static let stopFailed = Code(.stopFailed)
+        /// A shutdown's grace period ran out with scopes still open, and they were closed for
+        /// the work in them: a request stuck or too slow to finish in time.
+        public static let gracePeriodRanOut = Code(.gracePeriodRanOut)
         /// A running service's `run()` threw, or returned while the container was running.
         public static let runningServiceFailed = Code(.runningServiceFailed)
         /// `start()` was called on a container that had already started (or tried to).

@@ -23,10 +23,17 @@ extension Container {
     /// }
     /// ```
     public var openWork: [String] {
-        let scopes = core.root.openScopeHoldings().map { held in
+        openScopes + core.disposing.current.map(\.beingReleased) + lifecycle.openWork
+    }
+
+    /// The scopes still open, one line each, with the services each would dispose and the leases
+    /// each holds: the first lines of ``openWork``.
+    ///
+    /// What a grace period that runs out closes: a server reads it just before, to say which
+    /// requests did not finish in time.
+    public var openScopes: [String] {
+        core.root.openScopeHoldings().map { held in
             held.isEmpty ? "an open scope" : "an open scope holding \(held.map(\.held).joined(separator: ", "))"
         }
-        let disposals = core.disposing.current.map(\.beingReleased)
-        return scopes + disposals + lifecycle.openWork
     }
 }

@@ -46,8 +46,10 @@ public import UnixSignals
 /// The service traps the shutdown ``signals`` itself, so the grace period starts at the signal
 /// even when the group tells the container last (listed first) and a service before it hangs.
 /// When the group tells it, the container drains for what is left of ``gracePeriod``; when the
-/// grace period ends before that, the container shuts down then, closing the scopes still open.
-/// When ``deadlineAfterGracePeriod`` has passed too and the process is still running, what is
+/// grace period ends before that, the container shuts down then, closing the scopes still open,
+/// and the service throws a `GraftError` with code `gracePeriodRanOut` naming them, so the group
+/// ends with it (and a server's process, which exits non-zero on it, tells its supervisor that
+/// requests were cut off). When ``deadlineAfterGracePeriod`` has passed too and the process is still running, what is
 /// still open (scopes by the services and leases they hold, `dispose()` calls and lease returns,
 /// the stop hook being awaited, each running service whose `run()` has not returned) is logged as
 /// critical by name and the process exits with a non-zero status. A graceful shutdown triggered in code
@@ -70,8 +72,8 @@ public struct ContainerService: Service, CustomStringConvertible {
 
     /// How long open scopes may go on once graceful shutdown has begun.
     ///
-    /// When it ends, the scopes still open are closed for them, their disposals run, and the
-    /// container shuts down.
+    /// When it ends, the scopes still open are closed for them, their disposals run, the
+    /// container shuts down, and the service throws `gracePeriodRanOut` naming those scopes.
     public let gracePeriod: Duration
 
     /// The Unix signals that start the shutdown, and its deadline, whatever the order of services.
@@ -126,7 +128,7 @@ public struct ContainerService: Service, CustomStringConvertible {
     /// once. Either way every stop hook and disposal runs, even after one has thrown.
     ///
     /// - Throws: A `GraftError`: `startFailed`, `startTimedOut` or `runningServiceFailed` naming
-    ///   the service;
+    ///   the service; `gracePeriodRanOut` naming the scopes the grace period's end closed;
     ///   `disposalFailed` or `stopFailed` listing every `dispose()` and stop hook that threw.
     public func run() async throws {
         // Trapped before the container starts, so a signal during start-up is not lost.
@@ -139,8 +141,13 @@ public struct ContainerService: Service, CustomStringConvertible {
                 // Cancellation ends the wait too: `shutdown(gracePeriod:)` then sees a cancelled
                 // task and closes what is open at once.
                 switch await firstShutdownSignal(trapped) {
-                case .gracefulShutdown: try await container.shutdown(gracePeriod: gracePeriod)
-                case .unixSignal: try await shutDownFromSignal()
+                case .gracefulShutdown:
+                    try await shutDown(awaitingTheGroup: false)
+                case .unixSignal:
+                    if let deadlineAfterGracePeriod {
+                        ShutdownDeadline(limit: gracePeriod + deadlineAfterGracePeriod).arm(for: container, logger: logger)
+                    }
+                    try await shutDown(awaitingTheGroup: true)
                 }
             }
             // The first error cancels the other task: a failed container needs no graceful wait.
@@ -172,29 +179,53 @@ public struct ContainerService: Service, CustomStringConvertible {
         }
     }
 
-    /// The shutdown a trapped signal started: the grace period runs from the signal, whether the
-    /// group tells this service at once, later, or never (a service before it hangs).
-    private func shutDownFromSignal() async throws {
-        if let deadlineAfterGracePeriod {
-            ShutdownDeadline(limit: gracePeriod + deadlineAfterGracePeriod).arm(for: container, logger: logger)
-        }
-        let signalled = ContinuousClock.now
-        try await withThrowingTaskGroup(of: Void.self) { shutdowns in
+    /// Drains the container for the grace period, from now, then shuts it down.
+    ///
+    /// When the period runs out with scopes still open, they are closed for the work in them, the
+    /// shutdown goes on, and this throws naming them: the group then ends with that error, and a
+    /// server's process with a non-zero status, because requests did not finish.
+    ///
+    /// - Parameter awaitingTheGroup: Whether draining waits for the group's graceful shutdown to
+    ///   reach this service first (a Unix signal trapped here comes before it); the grace period
+    ///   runs from now either way.
+    private func shutDown(awaitingTheGroup: Bool) async throws {
+        let stillOpen = try await withThrowingTaskGroup(of: [String].self) { shutdowns in
             shutdowns.addTask {
-                // The group's turn: drain for what is left of the grace period.
-                try? await gracefulShutdown()
-                let left = gracePeriod - (ContinuousClock.now - signalled)
-                try await container.shutdown(gracePeriod: max(left, .zero))
+                if awaitingTheGroup { try? await gracefulShutdown() }
+                // Drains until the last scope closes. The grace period's end is the task below's
+                // alone to act on, so that what it closes is always named; cancelling this task
+                // when that one returns ends the wait.
+                try await container.shutdown(gracePeriod: Self.noLimit)
+                return []
             }
             shutdowns.addTask {
-                // The grace period's end, if the group's turn has not come: close what is open.
                 try? await Task.sleep(for: gracePeriod)
+                guard !Task.isCancelled else { return [] }
+                let open = container.openScopes
                 try await container.shutdown(gracePeriod: .zero)
+                return open
             }
-            // Whichever shuts the container down first; the other then finds it shut down.
-            try await shutdowns.next()
+            let first = try await shutdowns.next() ?? []
             shutdowns.cancelAll()
+            return first
         }
+        if !stillOpen.isEmpty { throw Self.gracePeriodRanOut(gracePeriod, closing: stillOpen) }
+    }
+
+    /// Longer than any process waits: a drain that only cancellation ends.
+    private static let noLimit = Duration.seconds(365 * 24 * 3600)
+
+    static func gracePeriodRanOut(_ gracePeriod: Duration, closing open: [String]) -> GraftError {
+        let scopes = open.count == 1 ? "1 scope was" : "\(open.count) scopes were"
+        return GraftError(
+            .gracePeriodRanOut,
+            "the shutdown's grace period of \(gracePeriod) ran out and \(scopes) still open; "
+                + "they were closed for the work in them: \(open.joined(separator: "; "))",
+            hints: [
+                "work that outlives the grace period is stuck or too slow: give it a limit of its own "
+                    + "(a query or connection timeout), or give ContainerService a longer gracePeriod"
+            ]
+        )
     }
 
     /// How the service appears in `ServiceGroup`'s logs, with its grace period.

@@ -153,12 +153,47 @@ private struct BrokenPool: AsyncDisposable {
             services: [ContainerService(container, gracePeriod: .milliseconds(50))],
             logger: Logger(label: "jobs")
         )
+        let error = await #expect(throws: GraftError.self) {
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+            }
+        }
+        #expect(stuck.isClosed)
+        #expect(await database.log == ["commit order 1", "close"])
+        // The work cut off is named: the group ends with the error, and a server exits non-zero.
+        #expect(error?.code == .gracePeriodRanOut)
+        #expect(
+            error?.summary
+                == "the shutdown's grace period of 0.05 seconds ran out and 1 scope was still open; "
+                + "they were closed for the work in them: an open scope holding UnitOfWork"
+        )
+        #expect(
+            error?.hints == [
+                "work that outlives the grace period is stuck or too slow: give it a limit of its own "
+                    + "(a query or connection timeout), or give ContainerService a longer gracePeriod"
+            ]
+        )
+    }
+
+    @Test func scopesThatCloseWithinTheGracePeriodEndTheGroupWithoutAnError() async throws {
+        let container = try await makeContainer()
+        let database = try await container.resolve(Database.self)
+        let scope = container.makeScope()
+        try await scope.resolve(UnitOfWork.self).record("order 1")
+        let group = ServiceGroup(
+            services: [ContainerService(container, gracePeriod: .seconds(60))],
+            logger: Logger(label: "jobs")
+        )
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             await group.triggerGracefulShutdown()
+            // The request finishes well within the grace period: a clean shutdown, at once.
+            while !container.isShuttingDown { await Task.yield() }
+            try await scope.close()
             try await tasks.waitForAll()
         }
-        #expect(stuck.isClosed)
         #expect(await database.log == ["commit order 1", "close"])
     }
 

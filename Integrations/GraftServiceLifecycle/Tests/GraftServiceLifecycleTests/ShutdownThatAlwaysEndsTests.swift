@@ -129,7 +129,8 @@ private func groupWithAShortDeadline(_ container: Container, then others: any Se
     }
 
     @Test func theGracePeriodRunsFromTheSignalWhenTheContainerIsToldLast() async {
-        await #expect(processExitsWith: .success) {
+        // Exit status 3 only for the grace period's error, which comes at its end, from the signal.
+        let result = await #expect(processExitsWith: .exitCode(3), observing: [\.standardErrorContent]) {
             let (closed, closedSignal) = AsyncStream<Void>.makeStream()
             let (opened, openedSignal) = AsyncStream<Void>.makeStream()
             let (started, startedSignal) = AsyncStream<Void>.makeStream()
@@ -157,8 +158,16 @@ private func groupWithAShortDeadline(_ container: Container, then others: any Se
             for await _ in opened {}
             for await _ in started {}
             kill(getpid(), SIGUSR2)
-            try await running.value
+            do {
+                try await running.value
+            } catch let error as GraftError where error.code == .gracePeriodRanOut {
+                Logger(label: "shutdown") { StreamLogHandler.standardError(label: $0) }.critical("\(error.summary)")
+                exit(3)
+            }
         }
+        let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(output.contains("grace period of 0.01 seconds ran out and 1 scope was still open"))
+        #expect(output.contains("they were closed for the work in them: an open scope holding Session"))
     }
 
     @Test func aSignalEndsAStuckProcessWithFailureNamingWhatIsOpenWhateverTheOrder() async {
