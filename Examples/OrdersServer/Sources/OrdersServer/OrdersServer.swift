@@ -50,6 +50,11 @@ struct OrdersServer {
         let shutdown = ContainerService(container, gracePeriod: grace.period, deadlineAfterGracePeriod: grace.deadline)
         let signals: [UnixSignal] = [.sigterm, .sigint]
         let services = ServiceGroup(services: [shutdown, app], gracefulShutdownSignals: signals, logger: logger)
-        do { try await services.run() } catch { exit(1) }  // what failed is logged already
+        do {
+            try await services.run()
+        } catch {
+            logger.critical("\(error)")  // the group logs what failed at the debug level only
+            exit(1)
+        }
     }
 }

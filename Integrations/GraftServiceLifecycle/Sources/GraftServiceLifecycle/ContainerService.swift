@@ -145,7 +145,8 @@ public struct ContainerService: Service, CustomStringConvertible {
                     try await shutDown(awaitingTheGroup: false)
                 case .unixSignal:
                     if let deadlineAfterGracePeriod {
-                        ShutdownDeadline(limit: gracePeriod + deadlineAfterGracePeriod).arm(for: container, logger: logger)
+                        let deadline = ShutdownDeadline(limit: gracePeriod + deadlineAfterGracePeriod)
+                        deadline.arm(for: container, logger: logger)
                     }
                     try await shutDown(awaitingTheGroup: true)
                 }
