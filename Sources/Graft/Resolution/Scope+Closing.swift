@@ -163,6 +163,8 @@ extension Scope {
         }
         var taken = State()
         swap(&taken, &state)
+        // Creations under way still settle their claims here, and wake their waiters.
+        swap(&taken.claims, &state.claims)
         return (taken, records)
     }
 

@@ -1,9 +1,29 @@
+import Dispatch
 import Foundation
 import Graft
 
 /// Blocks the current thread briefly, to widen races in concurrency tests.
 func pause(microseconds: UInt32 = 2_000) {
     usleep(microseconds)
+}
+
+/// Runs `body(index)` on `count` threads of its own, all at once, and waits for them.
+///
+/// The wait suspends instead of blocking: a blocked thread of Swift's cooperative pool (two
+/// threads on a two-core machine) would stall every other test that runs meanwhile.
+func runOnDedicatedThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+    await withCheckedContinuation { continuation in
+        let group = DispatchGroup()
+        for index in 0..<count {
+            group.enter()
+            let thread = Thread {
+                body(index)
+                group.leave()
+            }
+            thread.start()
+        }
+        group.notify(queue: .global()) { continuation.resume() }
+    }
 }
 
 /// Resolves synchronously from async code, where Swift would otherwise pick the async overload.
