@@ -192,15 +192,14 @@ extension ContainerCore {
         let issuer: ClaimIssuer
         let chain: CreationChain?
         if entry.lifetime.store == .scopeSlot {
-            chain = CreationChain.current
-            switch try scope.claim(entry.slot, key: entry.key, chain: chain) {
+            switch try scope.claim(entry.slot, key: entry.key) {
             case .existing(let box):
                 return box.value(holdingItself: entry.holdsInstanceItself)
             case .join(let joined):
                 let box = try await coordinator(of: scope).joinAsync(joined)
                 return box.value(holdingItself: entry.holdsInstanceItself)
             case .claimed(let claimed):
-                (claim, issuer) = (claimed, .scope(scope))
+                (claim, issuer, chain) = (claimed, .scope(scope), CreationChain.current)
             }
         } else {
             let acquisition = try await coordinator.acquireAsync(rootSlot(entry), key: entry.key) {

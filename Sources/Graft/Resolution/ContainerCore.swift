@@ -405,14 +405,13 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     ) throws(GraftError) -> Service {
         let scope = state.scope
         if entry.lifetime.store == .scopeSlot {
-            let chain = CreationChain.current
-            switch try scope.claim(entry.slot, key: entry.key, chain: chain) {
+            switch try scope.claim(entry.slot, key: entry.key) {
             case .existing(let box):
                 return box.value(holdingItself: entry.holdsInstanceItself)
             case .join(let claim):
                 return try coordinator(of: scope).join(claim).value(holdingItself: entry.holdsInstanceItself)
             case .claimed(let claim):
-                return try createClaimed(entry, claim, within: chain, by: .scope(scope), state)
+                return try createClaimed(entry, claim, within: CreationChain.current, by: .scope(scope), state)
             }
         }
         let acquisition = try coordinator.acquire(rootSlot(entry), key: entry.key) {

@@ -28,28 +28,31 @@ extension Scope {
     }
 
     /// Finds `slot`'s instance, claims the slot, or counts the caller in as a waiter of the
-    /// creation under way; `chain` is the caller's creation chain.
+    /// creation under way.
+    ///
+    /// The caller's creation chain is read only when the slot is claimed already: finding an
+    /// instance, the common case, costs no look at the thread or the task.
     ///
     /// - Throws: A cycle error when the caller's own creation holds the slot with no instance yet.
-    func claim(_ slot: Int, key: ServiceKey, chain: CreationChain?) throws(GraftError) -> ScopedClaim {
-        var reentered: CreationClaim?
+    func claim(_ slot: Int, key: ServiceKey) throws(GraftError) -> ScopedClaim {
+        var reentered: (claim: CreationClaim, chain: CreationChain)?
         let found = withState { state -> ScopedClaim? in
             if let box = state.scoped[slot] { return .existing(box) }
             guard let pending = state.claims[slot] else {
                 return .claimed(makeClaim(serial: state.claims.claim(slot).serial, slot, key))
             }
             let claim = makeClaim(serial: pending.serial, slot, key)
-            if let chain, chain.contains(claim.id) {
+            if let chain = CreationChain.current, chain.contains(claim.id) {
                 if let provisional = pending.provisional { return .existing(provisional) }
-                reentered = claim
+                reentered = (claim, chain)
                 return nil
             }
             state.claims.update(slot) { $0.joiners += 1 }
             return .join(claim)
         }
         if let found { return found }
-        let claim = reentered.unsafelyUnwrapped
-        throw CycleReport.error((chain?.keys(from: claim.id) ?? []) + [key])
+        let (claim, chain) = reentered.unsafelyUnwrapped
+        throw CycleReport.error(chain.keys(from: claim.id) + [key])
     }
 
     /// Makes `box` visible to resolves on behalf of the creation `claim` names, before it is finished.
