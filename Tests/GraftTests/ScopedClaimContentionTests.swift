@@ -192,15 +192,7 @@ struct ScopedClaimContentionTests {
             }
         }
 
-        let caught = errors.current
-        #expect(caught.count == 2)
-        for error in caught.values {
-            #expect(error.code == .cycle)
-            #expect(
-                ["dependency cycle: Ping → Pong → Ping", "dependency cycle: Pong → Ping → Pong"].contains(error.summary)
-            )
-            #expect(error.hints.contains("two resolves entered this cycle from different ends at the same time"))
-        }
+        expectCycleEnteredFromBothEnds(Array(errors.current.values), "Ping", "Pong")
         // Neither slot was left claimed: alone, a resolve meets the same cycle instead of waiting.
         let alone = #expect(throws: GraftError.self) { try requests[0].resolve(Ping.self) }
         #expect(

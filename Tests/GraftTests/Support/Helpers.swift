@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Graft
+import Testing
 
 /// Blocks the current thread briefly, to widen races in concurrency tests.
 func pause(microseconds: UInt32 = 2_000) {
@@ -40,5 +41,28 @@ extension GraftError {
     /// An error equal to any `GraftError` with `code` (errors compare by code), for `#expect(throws:)`.
     static func withCode(_ code: Code) -> GraftError {
         GraftError(code, "any error with code \(code)")
+    }
+}
+
+/// Expects the errors of two resolves that entered the cycle `first` → `second` → `first` from
+/// its two ends at once: two cycle errors, each naming the cycle from where it entered it, and
+/// each saying how the cycle came about.
+func expectCycleEnteredFromBothEnds(
+    _ errors: [GraftError],
+    _ first: String,
+    _ second: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(errors.count == 2, sourceLocation: sourceLocation)
+    let fromEitherEnd = [
+        "dependency cycle: \(first) → \(second) → \(first)", "dependency cycle: \(second) → \(first) → \(second)",
+    ]
+    for error in errors {
+        #expect(error.code == .cycle, sourceLocation: sourceLocation)
+        #expect(fromEitherEnd.contains(error.summary), sourceLocation: sourceLocation)
+        #expect(
+            error.hints.contains("two resolves entered this cycle from different ends at the same time"),
+            sourceLocation: sourceLocation
+        )
     }
 }
