@@ -46,6 +46,7 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
             case completionFailed = "completion failed"
             case invalidLifecycleHook = "invalid lifecycle hook"
             case startFailed = "start failed"
+            case startTimedOut = "start timed out"
             case stopFailed = "stop failed"
             case runningServiceFailed = "running service failed"
             case alreadyStarted = "already started"
@@ -114,6 +115,9 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
         public static let invalidLifecycleHook = Code(.invalidLifecycleHook)
         /// `start()` failed: a start hook threw, or a service could not be made to start it.
         public static let startFailed = Code(.startFailed)
+        /// `start(timeout:)` ran out of time: a start hook (or the making of a service, or the
+        /// beginning of a `run()`) was still running when the limit passed.
+        public static let startTimedOut = Code(.startTimedOut)
         /// A stop hook threw while the container shut down.
         public static let stopFailed = Code(.stopFailed)
         /// A running service's `run()` threw, or returned while the container was running.

@@ -12,7 +12,70 @@ private final class StuckLease: AsyncDisposable {
     }
 }
 
+/// A connection lent by a pool that takes it back only when the test lets it.
+private final class PooledConnection: Sendable {
+    let returning = Latch()
+    let returnable = Latch()
+}
+
+/// A unit of work on a leased connection.
+private final class Orders: AsyncDisposable {
+    let connection: PooledConnection
+    init(connection: PooledConnection) { self.connection = connection }
+    func dispose() async {}
+}
+
+private func leasingContainer() throws -> Container {
+    var builder = ContainerBuilder()
+    builder.register(PooledConnection.self, lifetime: .scoped) { _, use in
+        let connection = PooledConnection()
+        try await use(connection)
+        // Taken back: the pool holds the return up until the test lets it end.
+        connection.returning.open()
+        await connection.returnable.wait()
+    }
+    builder.register(Orders.self, lifetime: .scoped, using: Orders.init(connection:))
+    return try builder.build()
+}
+
+/// A service whose `run()` ends only when it is cancelled.
+private struct Runner: Sendable {
+    func run() async { await Latch().wait() }
+}
+
+/// A running service that depends on ``Runner``.
+private struct Follower: Sendable {
+    let runner: Runner
+}
+
 @Suite(.timeLimit(.minutes(1))) struct OpenWorkTests {
+    @Test func namesALeaseApartFromWhatTheScopeWouldDispose() async throws {
+        let container = try leasingContainer()
+        let scope = container.makeScope()
+        let orders = try await scope.resolve(Orders.self)
+        #expect(container.openWork == ["an open scope holding a lease of PooledConnection, Orders"])
+
+        let closing = Task { try await scope.close() }
+        await orders.connection.returning.wait()
+        #expect(container.openWork == ["return of the lease of PooledConnection"])
+        orders.connection.returnable.open()
+        try await closing.value
+        #expect(container.openWork.isEmpty)
+    }
+
+    @Test func namesEachRunThatHasNotReturnedNewestFirst() async throws {
+        var builder = ContainerBuilder()
+        builder.register(Runner.self, lifetime: .singleton) { _ in Runner() }
+        builder.runs(Runner.self) { runner in await runner.run() }
+        builder.register(Follower.self, lifetime: .singleton, using: Follower.init(runner:))
+        builder.runs(Follower.self) { follower in await follower.runner.run() }
+        let container = try await builder.build()
+        try await container.start()
+        #expect(container.openWork == ["run() of Follower", "run() of Runner"])
+        try await container.shutdown()
+        #expect(container.openWork.isEmpty)
+    }
+
     @Test func namesEachOpenScopeByWhatItHolds() async throws {
         var builder = ContainerBuilder()
         builder.register(StuckLease.self, lifetime: .scoped) { _ in StuckLease() }

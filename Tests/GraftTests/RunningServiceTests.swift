@@ -40,7 +40,44 @@ private func runUntilTheClientRuns(_ container: Container) async throws -> Task<
     return running
 }
 
+/// A client that, as postgres-nio's `PostgresClient` does, marks itself running as the first step
+/// of `run()`, before any `await`, and complains when it is used before that.
+private final class MarkingClient: Sendable {
+    private let marked = Guarded(false)
+    let complaints = EventLog()
+
+    func run() async {
+        marked.withLock { $0 = true }
+        await Latch().wait()  // until cancelled
+    }
+
+    func query() {
+        if !marked.current { complaints.append("query before run() was called") }
+    }
+}
+
+/// What queries the client as soon as it starts.
+private struct Reporter: Sendable {
+    let client: MarkingClient
+}
+
 @Suite(.timeLimit(.minutes(1))) struct RunningServiceTests {
+    @Test func whatDependsOnARunningServiceStartsOnlyOnceItsRunHasBegun() async throws {
+        // Repeated: without the wait, the run's task is seldom scheduled before the next start hook.
+        for _ in 0..<50 {
+            var builder = ContainerBuilder()
+            builder.register(MarkingClient.self, lifetime: .singleton) { _ in MarkingClient() }
+            builder.runs(MarkingClient.self) { client in await client.run() }
+            builder.register(Reporter.self, lifetime: .singleton, using: Reporter.init(client:))
+            builder.onStart(Reporter.self) { reporter in reporter.client.query() }
+            let container = try await builder.build()
+            try await container.start()
+            let client = try await container.resolve(MarkingClient.self)
+            try await container.shutdown()
+            #expect(client.complaints.entries.isEmpty)
+        }
+    }
+
     @Test func runBeginsAfterWhatItDependsOnAndIsCancelledBeforeThatStops() async throws {
         let log = EventLog()
         let container = try await makeContainer(log)
@@ -90,14 +127,38 @@ private func runUntilTheClientRuns(_ container: Container) async throws -> Task<
             failureReported.open()
         }
         builder.registerLifecycleGraph(log)
-        builder.runs(Warehouse.self) { _ in }
+        let started = Latch()
+        builder.runs(Warehouse.self) { _ in await started.wait() }
         let container = try await builder.build()
 
         // Without `run()` to throw it, the failure goes to the unhandled-error handler.
         try await container.start()
+        started.open()
         await failureReported.wait()
         #expect(reported.entries == ["run() of Warehouse returned while the container was running"])
         #expect(log.entries == ["dispose Warehouse"])
+    }
+
+    @Test func aRunThatEndsBeforeItsFirstSuspensionFailsTheStartNamingTheService() async throws {
+        let log = EventLog()
+        var builder = ContainerBuilder()
+        builder.registerLifecycleGraph(log)
+        builder.logStartAndStop(Warehouse.self, log)
+        builder.runs(Shelf.self) { _ in }
+        let container = try await builder.build()
+
+        let error = await #expect(throws: GraftError.withCode(.runningServiceFailed)) { try await container.start() }
+        #expect(error?.service == "Shelf")
+        #expect(
+            error?.description == """
+                Graft: run() of Shelf returned while the container was starting
+                  a running service's run() returns only once cancelled at shutdown
+                  stopped what had started, newest first: Shelf, Warehouse
+                  shut the container down to dispose what was made; build a new one to start again
+                """
+        )
+        #expect(log.entries == ["start Warehouse", "stop Warehouse"])
+        try await container.shutdown()
     }
 
     @Test func cancellingRunShutsTheContainerDown() async throws {

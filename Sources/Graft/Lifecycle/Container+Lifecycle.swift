@@ -4,23 +4,35 @@ extension Container {
     /// running service's `run()`.
     ///
     /// `build()` starts nothing; call this once the container is built. A service is started
-    /// after everything it depends on, directly or not. If a start hook throws (or a service
-    /// cannot be made), the services already started are stopped, newest first, and `start()`
-    /// throws; shut the container down afterwards to dispose what was made.
+    /// after everything it depends on, directly or not, and after the `run()` of each running
+    /// service it depends on has begun (see ``ContainerBuilder/runs(_:name:fileID:line:_:)``). If
+    /// a start hook throws (or a service cannot be made), the services already started are
+    /// stopped, newest first, and `start()` throws; shut the container down afterwards to
+    /// dispose what was made.
+    ///
+    /// With a `timeout`, a start that has not ended when it passes fails the same way, naming the
+    /// service whose start hook (or making, or `run()` that has not begun) was still running. That
+    /// step is cancelled and not awaited: a hook that ignores cancellation goes on in the
+    /// background, and its service is not stopped, as it never started.
     ///
     /// ```swift
     /// let container = try await builder.build()
-    /// try await container.start()
+    /// try await container.start(timeout: .seconds(15))
     /// // … serve …
     /// try await container.shutdown()   // stops in reverse, then disposes
     /// ```
     ///
+    /// - Parameter timeout: How long starting may take, from this call; `nil` (the default)
+    ///   waits as long as the start hooks take.
     /// - Throws: ``GraftError`` with code ``GraftError/Code/startFailed`` naming the service and
-    ///   carrying its error in ``GraftError/underlyingError``; ``GraftError/Code/alreadyStarted``
-    ///   on a second call; ``GraftError/Code/closed`` once shutdown has begun.
-    public func start() async throws(GraftError) {
+    ///   carrying its error in ``GraftError/underlyingError``; ``GraftError/Code/startTimedOut``
+    ///   naming the service still starting when `timeout` passed;
+    ///   ``GraftError/Code/alreadyStarted`` on a second call; ``GraftError/Code/closed`` once
+    ///   shutdown has begun.
+    public func start(timeout: Duration? = nil) async throws(GraftError) {
         if isShuttingDown { throw LifecycleErrors.startAfterShutdown() }
         try await lifecycle.start(
+            within: StartDeadline(timeout),
             instance: { [core] node throws(GraftError) in try await core.instance(of: node) },
             shutDown: { [self] in await shutDownAfterRunFailure() }
         )
@@ -36,13 +48,15 @@ extension Container {
     /// try await container.run()   // until SIGTERM's handler calls container.shutdown(gracePeriod:)
     /// ```
     ///
+    /// - Parameter startTimeout: How long starting may take (see ``start(timeout:)``); `nil` (the
+    ///   default) sets no limit.
     /// - Throws: ``GraftError`` with code ``GraftError/Code/runningServiceFailed`` naming the
-    ///   service that failed, or `start()`'s error (the container is then shut down).
-    public func run() async throws(GraftError) {
+    ///   service that failed, or `start(timeout:)`'s error (the container is then shut down).
+    public func run(startTimeout: Duration? = nil) async throws(GraftError) {
         lifecycle.state.withLock { $0.runCallers += 1 }
         defer { lifecycle.state.withLock { $0.runCallers -= 1 } }
         do {
-            try await start()
+            try await start(timeout: startTimeout)
         } catch {
             try? await shutdown()
             throw error
@@ -55,11 +69,7 @@ extension Container {
     /// The shutdown every caller shares: stops what started, then closes the scopes and disposes.
     /// A caller that comes while it runs waits for it to end.
     func shutDownOnce() async throws(GraftError) {
-        let isFirst = lifecycle.state.withLock { state -> Bool in
-            defer { state.shutdownClaimed = true }
-            return !state.shutdownClaimed
-        }
-        guard isFirst else {
+        guard lifecycle.claimShutdown() else {
             await lifecycle.shutdownEnded.wait()
             return
         }
@@ -75,14 +85,7 @@ extension Container {
     func shutDownSynchronously() throws(GraftError) {
         let toStop = lifecycle.servicesToStopWithAwait { [core] node in core.existingInstance(of: node) }
         guard toStop.isEmpty else { throw LifecycleErrors.synchronousShutdown(toStop) }
-        let isFirst = lifecycle.state.withLock { state -> Bool in
-            defer {
-                state.shutdownClaimed = true
-                state.phase = .shuttingDown
-            }
-            return !state.shutdownClaimed
-        }
-        guard isFirst else { return }
+        guard lifecycle.claimShutdown(enteringShutdownPhase: true) else { return }
         defer { lifecycle.shutdownEnded.fire() }
         let children = shutDownChildren()
         try Scope.throwIfFailed(children + core.root.closeCollectingFailures(by: .container), closing: "the container")

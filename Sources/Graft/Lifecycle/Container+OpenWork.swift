@@ -1,12 +1,21 @@
 /// What a container is still waiting for, by name: what a shutdown that overran reports.
 extension Container {
     /// What keeps the container from having shut down, one line each: the scopes still open
-    /// (with the services each would dispose), the `dispose()` calls being awaited, and the stop
-    /// hook or `run()` the shutdown is waiting for.
+    /// (with the services each would dispose and the leases each holds), the `dispose()` calls
+    /// and lease returns being awaited, the stop hook being awaited, and each running service
+    /// whose `run()` has not returned.
     ///
     /// Empty once the container has shut down. A server's last resort reads it when shutdown
     /// takes too long, logs it, and ends the process (GraftServiceLifecycle's `ContainerService`
-    /// does).
+    /// does). For example:
+    ///
+    /// ```
+    /// an open scope holding Orders, a lease of PostgresConnection
+    /// return of the lease of PostgresConnection
+    /// dispose() of ReportCache
+    /// stop hook of Consumer
+    /// run() of PostgresClient
+    /// ```
     ///
     /// ```swift
     /// if !container.openWork.isEmpty {
@@ -15,10 +24,9 @@ extension Container {
     /// ```
     public var openWork: [String] {
         let scopes = core.root.openScopeHoldings().map { held in
-            held.isEmpty ? "an open scope" : "an open scope holding \(held.map(\.description).joined(separator: ", "))"
+            held.isEmpty ? "an open scope" : "an open scope holding \(held.map(\.held).joined(separator: ", "))"
         }
-        let disposals = core.disposing.current.map { "dispose() of \($0)" }
-        let awaited = lifecycle.state.withLock { $0.awaiting }
-        return scopes + disposals + (awaited.map { [$0] } ?? [])
+        let disposals = core.disposing.current.map(\.beingReleased)
+        return scopes + disposals + lifecycle.openWork
     }
 }

@@ -5,7 +5,7 @@ extension ContainerBuilder {
     /// everything the service depends on.
     ///
     /// Only a `.singleton` or `.eagerSingleton` can have one: a hook runs once per container.
-    /// ``Container/start()`` makes the instance if nothing has yet. If `hook` throws, the
+    /// ``Container/start(timeout:)`` makes the instance if nothing has yet. If `hook` throws, the
     /// services already started are stopped, newest first, and `start()` throws.
     ///
     /// ```swift

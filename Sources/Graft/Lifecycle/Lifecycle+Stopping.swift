@@ -1,5 +1,19 @@
 /// Stopping: running services cancelled and stop hooks run, newest first, before any disposal.
 extension Lifecycle {
+    /// Claims the container's one shutdown for the caller: `false` when another caller has.
+    ///
+    /// - Parameter enteringShutdownPhase: Whether the phase becomes `.shuttingDown` now (a
+    ///   shutdown that stops nothing) rather than when ``stopForShutdown(existingInstance:)`` runs.
+    func claimShutdown(enteringShutdownPhase: Bool = false) -> Bool {
+        state.withLock { state in
+            defer {
+                state.shutdownClaimed = true
+                if enteringShutdownPhase { state.phase = .shuttingDown }
+            }
+            return !state.shutdownClaimed
+        }
+    }
+
     /// Stops everything that started, and each service without a start hook whose instance
     /// exists; newest first. Called once, by the container's shutdown.
     ///
@@ -42,7 +56,7 @@ extension Lifecycle {
                 continue
             }
             for hook in service.stops {
-                setAwaiting("stop hook of \(service.key)")
+                setStopping(service.key)
                 do {
                     try await hook.body(instance)
                 } catch {
@@ -50,7 +64,7 @@ extension Lifecycle {
                 }
             }
         }
-        setAwaiting(nil)
+        setStopping(nil)
         return failures
     }
 
@@ -60,36 +74,20 @@ extension Lifecycle {
         for run in started.runs { run.cancel() }
         // A run that failed is the one shutting the container down: it is not waited for.
         guard !hasEnded else { return }
-        setAwaiting("run() of \(service.key)")
         for run in started.runs { await run.value }
     }
 
-    private func setAwaiting(_ what: String?) {
-        state.withLock { $0.awaiting = what }
+    private func setStopping(_ key: ServiceKey?) {
+        state.withLock { $0.stopping = key }
     }
+}
 
-    /// The body of a running service's task: runs it and, if it fails while the container runs,
-    /// shuts the container down.
-    func run(
-        _ hook: LifecycleHook,
-        of instance: any Sendable,
-        at position: Int,
-        shutDown: @Sendable () async -> Void
-    ) async {
-        let failure: GraftError?
-        do {
-            try await hook.body(instance)
-            failure = Task.isCancelled ? nil : LifecycleErrors.runReturned(hook.key)
-        } catch {
-            failure = Task.isCancelled ? nil : LifecycleErrors.runFailed(hook.key, error)
-        }
-        let shutsDown = state.withLock { state -> Bool in
-            state.endedRuns.insert(position)
-            guard let failure, state.runFailure == nil, state.phase != .shuttingDown else { return false }
-            state.runFailure = failure
-            // While starting, `start()` sees the failure and rolls back.
-            return state.phase == .started
-        }
-        if shutsDown { await shutDown() }
+extension Lifecycle {
+    /// The stop hook being awaited, then each `run()` that has not returned, newest first (the
+    /// order they are stopped in).
+    var openWork: [String] {
+        let (stopping, runs) = state.withLock { ($0.stopping, $0.runsNotEnded) }
+        let stop = stopping.map { ["stop hook of \($0)"] } ?? []
+        return stop + runs.reversed().map { "run() of \(plan.services[$0].key)" }
     }
 }

@@ -28,8 +28,12 @@ final class Lifecycle: Sendable {
         var runCallers = 0
         /// Whether the container's one shutdown has begun.
         var shutdownClaimed = false
-        /// What the shutdown is waiting for now, by name: for a shutdown that overran its time.
-        var awaiting: String?
+        /// The positions whose `run()` has begun and not ended, oldest first (once per `run()`):
+        /// what a shutdown that overran names.
+        var runsNotEnded: [Int] = []
+        /// The service whose stop hook the shutdown is awaiting now: what a shutdown that overran
+        /// names.
+        var stopping: ServiceKey?
     }
 
     let plan: LifecyclePlan
@@ -45,17 +49,25 @@ final class Lifecycle: Sendable {
     /// newest first, and throws.
     ///
     /// - Parameters:
+    ///   - deadline: The time each step must end by; a step still running then fails the start.
     ///   - instance: The instance of a registration, made if need be.
     ///   - shutDown: Shuts the whole container down, when a running service fails.
     func start(
-        instance: (Int) async throws(GraftError) -> any Sendable,
+        within deadline: StartDeadline,
+        instance: @escaping @Sendable (Int) async throws(GraftError) -> any Sendable,
         shutDown: @escaping @Sendable () async -> Void
     ) async throws(GraftError) {
         try claimStart()
         for (position, service) in plan.services.enumerated() where service.isStarted {
             let started: Started
             do {
-                started = try await start(service, at: position, instance: instance, shutDown: shutDown)
+                started = try await start(
+                    service,
+                    at: position,
+                    within: deadline,
+                    instance: instance,
+                    shutDown: shutDown
+                )
             } catch {
                 throw await rollBack(after: error)
             }
@@ -90,25 +102,38 @@ final class Lifecycle: Sendable {
     private func start(
         _ service: LifecyclePlan.Service,
         at position: Int,
-        instance: (Int) async throws(GraftError) -> any Sendable,
+        within deadline: StartDeadline,
+        instance: @escaping @Sendable (Int) async throws(GraftError) -> any Sendable,
         shutDown: @escaping @Sendable () async -> Void
     ) async throws(GraftError) -> Started {
-        let made: any Sendable
-        do {
-            made = try await instance(service.node)
-        } catch {
-            throw LifecycleErrors.couldNotMake(service.key, error)
+        let key = service.key
+        let made = try await deadline.bound("making \(key) was still running", of: key) { () async throws(GraftError) in
+            do throws(GraftError) {
+                return try await instance(service.node)
+            } catch {
+                throw LifecycleErrors.couldNotMake(key, error)
+            }
         }
         for hook in service.starts {
-            do {
-                try await hook.body(made)
-            } catch {
-                throw LifecycleErrors.startHookFailed(service.key, error)
+            try await deadline.bound("the start hook of \(key) was still running", of: key) {
+                () async throws(GraftError) in
+                do {
+                    try await hook.body(made)
+                } catch {
+                    throw LifecycleErrors.startHookFailed(key, error)
+                }
             }
         }
         var started = Started(position: position, instance: made)
-        started.runs = service.runs.map { hook in
-            Task { await self.run(hook, of: made, at: position, shutDown: shutDown) }
+        for hook in service.runs {
+            // Begun before what depends on the service starts: a dependent's start hook may use it.
+            do {
+                started.runs.append(try await begin(hook, of: made, at: position, within: deadline, shutDown: shutDown))
+            } catch {
+                // Not started, so not stopped by the roll-back: its runs that had begun end here.
+                for run in started.runs { run.cancel() }
+                throw error
+            }
         }
         return started
     }

@@ -20,6 +20,18 @@ enum LifecycleErrors {
         )
     }
 
+    static func startTimedOut(_ limit: Duration, _ unfinished: String, _ key: ServiceKey) -> GraftError {
+        GraftError(
+            .startTimedOut,
+            "container.start(timeout: \(limit)) ran out of time: \(unfinished)",
+            service: key.description,
+            hints: [
+                "it was cancelled and is not awaited; make it give up sooner (a connect timeout, say), "
+                    + "or give start(timeout:) more time"
+            ]
+        )
+    }
+
     /// `error` with a hint saying what was stopped because of it, and the stop hooks that threw.
     static func startFailure(_ error: GraftError, stopped: [ServiceKey], _ stopFailures: [GraftError]) -> GraftError {
         let rollBack =
@@ -69,23 +81,27 @@ enum LifecycleErrors {
         GraftError(.stopFailed, "stop hook of \(key) threw: \(error)", service: key.description, underlyingError: error)
     }
 
-    static func runFailed(_ key: ServiceKey, _ error: any Error) -> GraftError {
-        GraftError(
-            .runningServiceFailed,
-            "run() of \(key) threw: \(error)",
-            service: key.description,
-            hints: [shutDownHint],
-            underlyingError: error
-        )
-    }
-
-    static func runReturned(_ key: ServiceKey) -> GraftError {
-        GraftError(
-            .runningServiceFailed,
-            "run() of \(key) returned while the container was running",
-            service: key.description,
-            hints: ["a running service's run() returns only once cancelled at shutdown", shutDownHint]
-        )
+    /// A `run()` that ended before it was cancelled: while starting, `start()` rolls back and
+    /// throws it; once started, the container shuts down.
+    static func runEnded(_ key: ServiceKey, _ end: RunEnd, whileStarting: Bool) -> GraftError {
+        let shutDown = whileStarting ? [] : [shutDownHint]
+        switch end {
+        case .threw(let error):
+            return GraftError(
+                .runningServiceFailed,
+                "run() of \(key) threw: \(error)",
+                service: key.description,
+                hints: shutDown,
+                underlyingError: error
+            )
+        case .returned:
+            return GraftError(
+                .runningServiceFailed,
+                "run() of \(key) returned while the container was \(whileStarting ? "starting" : "running")",
+                service: key.description,
+                hints: ["a running service's run() returns only once cancelled at shutdown"] + shutDown
+            )
+        }
     }
 
     private static let shutDownHint =

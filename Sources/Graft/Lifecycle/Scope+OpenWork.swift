@@ -1,17 +1,17 @@
 /// The open scopes under a scope, for a shutdown that overran: read only.
 extension Scope {
-    /// For each scope open under this one (each before the scopes under it), the services it
-    /// would dispose. A scope that is closing names its disposals instead (see
+    /// For each scope open under this one (each before the scopes under it), what it would
+    /// dispose or return. A scope that is closing names its disposals instead (see
     /// ``DisposalsInProgress``).
-    func openScopeHoldings() -> [[ServiceKey]] {
-        var holdings: [[ServiceKey]] = []
+    func openScopeHoldings() -> [[OpenHolding]] {
+        var holdings: [[OpenHolding]] = []
         // As closing does: a listed child is alive while its parent's lock is held (a child let
         // go unlists itself under that lock), and locks are taken parent first.
         withState { state in
             for child in state.children.values {
                 child._withUnsafeGuaranteedRef { child in
                     guard !child.isClosed else { return }
-                    holdings.append(child.withState { $0.disposables.map(\.key) })
+                    holdings.append(child.withState { $0.disposables.map(OpenHolding.init) })
                     holdings += child.openScopeHoldings()
                 }
             }

@@ -265,7 +265,7 @@ extension Scope {
         var failures: [GraftError] = []
         let disposing = disposing ?? retainedContainer?.disposing
         for record in beginClose() ?? [] {
-            let disposal = disposing?.begin(record.key)
+            let disposal = disposing?.begin(record)
             defer { disposal.map { disposing?.end($0) } }
             do {
                 switch record {

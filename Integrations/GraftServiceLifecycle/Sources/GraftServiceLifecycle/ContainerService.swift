@@ -7,8 +7,9 @@ public import UnixSignals
 /// running services), and on graceful shutdown it drains, stops what started, then disposes
 /// everything the container created.
 ///
-/// When the group runs it, the service calls the container's `start()`: start hooks run,
-/// dependencies first, and each running service's `run()` begins (see `ContainerBuilder.runs`).
+/// When the group runs it, the service calls the container's `start(timeout:)` with
+/// ``startTimeout``: start hooks run, dependencies first, and each running service's `run()`
+/// begins (see `ContainerBuilder.runs`) before what depends on it starts.
 /// If a start hook throws, or a running service fails later, the container shuts down and the
 /// service throws the error, which names the service; the group then shuts down the others.
 ///
@@ -47,7 +48,8 @@ public import UnixSignals
 /// When the group tells it, the container drains for what is left of ``gracePeriod``; when the
 /// grace period ends before that, the container shuts down then, closing the scopes still open.
 /// When ``deadlineAfterGracePeriod`` has passed too and the process is still running, what is
-/// still open (scopes by the services they hold, `dispose()` calls, stop hooks) is logged as
+/// still open (scopes by the services and leases they hold, `dispose()` calls and lease returns,
+/// the stop hook being awaited, each running service whose `run()` has not returned) is logged as
 /// critical by name and the process exits with a non-zero status. A graceful shutdown triggered in code
 /// (`triggerGracefulShutdown()`) drains the same way but arms no deadline.
 ///
@@ -57,6 +59,14 @@ public struct ContainerService: Service, CustomStringConvertible {
     ///
     /// The service only shuts it down; building it and resolving from it are the app's business.
     public let container: Container
+
+    /// How long starting the container may take, or `nil` for no limit.
+    ///
+    /// When it passes with a start hook still running (or a service still being made, or a
+    /// `run()` not yet begun), the start fails: what had started is stopped, newest first, the
+    /// container shuts down, and the service throws a `GraftError` with code `startTimedOut`
+    /// naming that service. See `Container.start(timeout:)`.
+    public let startTimeout: Duration?
 
     /// How long open scopes may go on once graceful shutdown has begun.
     ///
@@ -82,6 +92,8 @@ public struct ContainerService: Service, CustomStringConvertible {
     ///
     /// - Parameters:
     ///   - container: The container to start, drain and shut down.
+    ///   - startTimeout: How long starting the container may take before the service fails with
+    ///     an error naming the service still starting; no limit unless given.
     ///   - gracePeriod: How long open scopes may go on once graceful shutdown has begun; then
     ///     they are closed for them. Ten seconds unless given.
     ///   - signals: The signals that start the shutdown: list the group's graceful shutdown
@@ -92,12 +104,14 @@ public struct ContainerService: Service, CustomStringConvertible {
     ///   - logger: Where a shutdown that overran is logged.
     public init(
         _ container: Container,
+        startTimeout: Duration? = nil,
         gracePeriod: Duration = .seconds(10),
         signals: [UnixSignal] = [.sigterm, .sigint],
         deadlineAfterGracePeriod: Duration? = .seconds(10),
         logger: Logger = Logger(label: "Graft")
     ) {
         self.container = container
+        self.startTimeout = startTimeout
         self.gracePeriod = gracePeriod
         self.signals = signals
         self.deadlineAfterGracePeriod = deadlineAfterGracePeriod
@@ -111,7 +125,8 @@ public struct ContainerService: Service, CustomStringConvertible {
     /// to ``gracePeriod``, then stops what started, newest first; on cancellation it does so at
     /// once. Either way every stop hook and disposal runs, even after one has thrown.
     ///
-    /// - Throws: A `GraftError`: `startFailed` or `runningServiceFailed` naming the service;
+    /// - Throws: A `GraftError`: `startFailed`, `startTimedOut` or `runningServiceFailed` naming
+    ///   the service;
     ///   `disposalFailed` or `stopFailed` listing every `dispose()` and stop hook that threw.
     public func run() async throws {
         // Trapped before the container starts, so a signal during start-up is not lost.
@@ -119,7 +134,7 @@ public struct ContainerService: Service, CustomStringConvertible {
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             // Starts, then returns once the container has shut down; throws when a start hook or
             // a running service failed (the container has shut down by then).
-            tasks.addTask { try await container.run() }
+            tasks.addTask { try await container.run(startTimeout: startTimeout) }
             tasks.addTask {
                 // Cancellation ends the wait too: `shutdown(gracePeriod:)` then sees a cancelled
                 // task and closes what is open at once.

@@ -40,7 +40,7 @@ struct ShutdownDeadline: Sendable {
         let open = container.openWork
         let still =
             open.isEmpty
-            ? "the container has shut down, but another service has not returned"
+            ? "the container has shut down, but a service of the group that the container does not run has not returned"
             : "still open: \(open.joined(separator: "; "))"
         return "Graft: shutdown did not end within \(limit) of the signal; \(still); exiting with status \(exitStatus)"
     }

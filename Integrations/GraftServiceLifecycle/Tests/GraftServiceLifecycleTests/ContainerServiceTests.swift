@@ -98,4 +98,33 @@ private func makeContainer(_ log: DisposalLog) throws -> Container {
         let service = ContainerService(try makeContainer(DisposalLog()), gracePeriod: .seconds(5))
         #expect("\(service)" == "Graft.Container (grace period 5.0 seconds)")
     }
+
+    @Test func aStartThatRunsOutOfItsTimeoutFailsTheGroupNamingTheServiceStillStarting() async throws {
+        let log = DisposalLog()
+        var builder = ContainerBuilder()
+        builder.register(Pool.self, lifetime: .singleton) { _ in Pool(log: log) }
+        builder.onStart(Pool.self) { _ in
+            // A database that does not answer: waits until cancelled.
+            let (never, keepOpen) = AsyncStream<Void>.makeStream()
+            for await _ in never {}
+            keepOpen.finish()
+        }
+        let container = try await builder.build()
+        let service = ContainerService(container, startTimeout: .milliseconds(20), gracePeriod: .seconds(600))
+        let group = ServiceGroup(services: [service], logger: Logger(label: "test"))
+
+        let error = await #expect(throws: GraftError.self) { try await group.run() }
+        #expect(error?.code == .startTimedOut)
+        #expect(error?.service == "Pool")
+        #expect(
+            error?.description == """
+                Graft: container.start(timeout: 0.02 seconds) ran out of time: the start hook of Pool was still running
+                  it was cancelled and is not awaited; make it give up sooner (a connect timeout, say), or give start(timeout:) more time
+                  nothing had started before it
+                  shut the container down to dispose what was made; build a new one to start again
+                """
+        )
+        #expect(container.isShuttingDown)
+        #expect(log.all == ["pool"])
+    }
 }

@@ -68,6 +68,27 @@ private func makeContainer(_ log: OrderLog, _ running: AsyncStream<Void>.Continu
     return try builder.build()
 }
 
+/// A client that, as postgres-nio's `PostgresClient` does, marks itself running as the first step
+/// of `run()`, before any `await`, and notes each use before that.
+private final class MarkingClient: Service {
+    private let runs = OrderLog()
+    let complaints = OrderLog()
+
+    func run() async throws {
+        runs.append("run")
+        try? await gracefulShutdown()
+    }
+
+    func query() {
+        if runs.entries.isEmpty { complaints.append("query before run() was called") }
+    }
+}
+
+/// What queries the client as soon as it starts.
+private struct Reporter: Sendable {
+    let client: MarkingClient
+}
+
 /// A group of the container alone, with a grace period no test reaches.
 private func groupRunning(_ container: Container) -> ServiceGroup {
     ServiceGroup(services: [ContainerService(container, gracePeriod: .seconds(600))], logger: Logger(label: "test"))
@@ -86,6 +107,33 @@ private func groupRunning(_ container: Container) -> ServiceGroup {
             try await tasks.waitForAll()
         }
         #expect(log.entries == ["open pool", "consume", "consumer cancelled", "close pool", "dispose pool"])
+    }
+
+    @Test func whatDependsOnARunningServiceStartsOnlyOnceItsRunHasBegun() async throws {
+        // Repeated: without the wait, the run's task is seldom scheduled before the next start hook.
+        for _ in 0..<20 {
+            let (started, startedSignal) = AsyncStream<Void>.makeStream()
+            var builder = ContainerBuilder()
+            builder.register(MarkingClient.self, lifetime: .singleton) { _ in MarkingClient() }
+            builder.runs(MarkingClient.self)
+            builder.register(Reporter.self, lifetime: .singleton) { r in
+                Reporter(client: try r.resolve(MarkingClient.self))
+            }
+            builder.onStart(Reporter.self) { reporter in
+                reporter.client.query()
+                startedSignal.finish()
+            }
+            let container = try await builder.build()
+            let client = try await container.resolve(MarkingClient.self)
+            let group = groupRunning(container)
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                for await _ in started {}
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+            }
+            #expect(client.complaints.entries.isEmpty)
+        }
     }
 
     @Test func aFailingServiceShutsTheContainerDownAndTheGroupThrowsNamingIt() async throws {

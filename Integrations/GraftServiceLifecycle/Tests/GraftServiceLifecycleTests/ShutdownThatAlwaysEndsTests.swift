@@ -69,7 +69,65 @@ extension ContainerBuilder {
     }
 }
 
+/// A connection lent only inside `withConnection`, by a pool that never takes it back.
+private final class PooledConnection: Sendable {}
+
+/// A feed whose `run()` ignores cancellation and graceful shutdown: it never returns.
+private struct DeafFeed: Service {
+    func run() async throws {
+        await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+    }
+}
+
+/// A group whose `ContainerService` (listed first, then `others`) ends the process 20 ms after
+/// SIGUSR2, logging what is still open to standard error.
+private func groupWithAShortDeadline(_ container: Container, then others: any Service...) -> ServiceGroup {
+    let logger = Logger(label: "shutdown") { StreamLogHandler.standardError(label: $0) }
+    let service = ContainerService(
+        container,
+        gracePeriod: .milliseconds(10),
+        signals: [.sigusr2],
+        deadlineAfterGracePeriod: .milliseconds(10),
+        logger: logger
+    )
+    return ServiceGroup(
+        configuration: .init(
+            services: [.init(service: service)] + others.map { .init(service: $0) },
+            gracefulShutdownSignals: [.sigusr2],
+            logger: logger
+        )
+    )
+}
+
 @Suite struct ShutdownThatAlwaysEndsTests {
+    @Test func theDeadlineNamesTheRunThatHasNotReturnedAndTheLeaseStillHeld() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let (started, startedSignal) = AsyncStream<Void>.makeStream()
+            var builder = ContainerBuilder()
+            builder.signalWhenStarted(startedSignal)
+            builder.register(PooledConnection.self, lifetime: .scoped) { _, use in try await use(PooledConnection()) }
+            builder.register(DeafFeed.self, lifetime: .singleton) { _ in DeafFeed() }
+            builder.runs(DeafFeed.self)
+            let container = try await builder.build()
+            let group = groupWithAShortDeadline(container)
+            let running = Task { try await group.run() }
+            for await _ in started {}
+            // A request's scope, never closed, holding a leased connection.
+            _ = try await container.makeScope().resolve(PooledConnection.self)
+            kill(getpid(), SIGUSR2)
+            try await running.value
+        }
+        let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(
+            output.contains(
+                "Graft: shutdown did not end within 0.02 seconds of the signal; "
+                    + "still open: an open scope holding a lease of PooledConnection; run() of DeafFeed; "
+                    + "exiting with status 1"
+            ),
+            "\(output)"
+        )
+    }
+
     @Test func theGracePeriodRunsFromTheSignalWhenTheContainerIsToldLast() async {
         await #expect(processExitsWith: .success) {
             let (closed, closedSignal) = AsyncStream<Void>.makeStream()
@@ -111,22 +169,8 @@ extension ContainerBuilder {
             let (returning, returningSignal) = AsyncStream<Void>.makeStream()
             builder.register(HungLease.self, lifetime: .scoped) { _ in HungLease(returning: returningSignal) }
             let container = try await builder.build()
-            let logger = Logger(label: "shutdown") { StreamLogHandler.standardError(label: $0) }
-            let service = ContainerService(
-                container,
-                gracePeriod: .milliseconds(10),
-                signals: [.sigusr2],
-                deadlineAfterGracePeriod: .milliseconds(10),
-                logger: logger
-            )
             // Listed first, the container is told last: never, as the server never returns.
-            let group = ServiceGroup(
-                configuration: .init(
-                    services: [.init(service: service), .init(service: StuckServer(container: container))],
-                    gracefulShutdownSignals: [.sigusr2],
-                    logger: logger
-                )
-            )
+            let group = groupWithAShortDeadline(container, then: StuckServer(container: container))
             let running = Task { try await group.run() }
             // Once the container has started and the lease is being returned, the signal comes.
             for await _ in started {}
