@@ -241,15 +241,7 @@ struct ConcurrencyTests {
             }
         }
 
-        let caught = errors.current
-        #expect(caught.count == 2)
-        for error in caught.values {
-            #expect(error.code == .cycle)
-            #expect(
-                ["dependency cycle: Ping → Pong → Ping", "dependency cycle: Pong → Ping → Pong"].contains(error.summary)
-            )
-            #expect(error.hints.contains("two resolves entered this cycle from different ends at the same time"))
-        }
+        expectCycleEnteredFromBothEnds(Array(errors.current.values), "Ping", "Pong")
     }
 
     @Test func tasksEnteringAnAsyncClosureCycleFromDifferentEndsBothGetACycleError() async throws {

@@ -129,25 +129,6 @@ private struct Sightings: Sendable {
     }
 }
 
-/// Runs `body(index)` on `count` threads of its own, all at once, and waits for them.
-///
-/// The wait suspends instead of blocking: a blocked thread of Swift's cooperative pool (two
-/// threads on a two-core machine) would stall every other test that runs meanwhile.
-private func runOnDedicatedThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
-    await withCheckedContinuation { continuation in
-        let group = DispatchGroup()
-        for index in 0..<count {
-            group.enter()
-            let thread = Thread {
-                body(index)
-                group.leave()
-            }
-            thread.start()
-        }
-        group.notify(queue: .global()) { continuation.resume() }
-    }
-}
-
 /// One case at a time: each saturates both cores for seconds (minutes under ThreadSanitizer),
 /// and several at once would starve the other suites' time-limited tests.
 @Suite(.serialized) struct ContentionTests {

@@ -188,37 +188,53 @@ extension ContainerCore {
         _ state: inout ResolveState
     ) async throws(GraftError) -> Service {
         let scope = state.scope
-        let coordinator = coordinator(for: entry, scope)
-        let acquisition = try await coordinator.acquireAsync(sharedSlot(entry, scope), key: entry.key) {
-            existingShared(entry, scope, as: Service.self)
+        let claim: CreationClaim
+        let issuer: ClaimIssuer
+        let chain: CreationChain?
+        if entry.lifetime.store == .scopeSlot {
+            switch try scope.claim(entry.slot, key: entry.key) {
+            case .existing(let box):
+                return box.value(holdingItself: entry.holdsInstanceItself)
+            case .join(let joined):
+                let box = try await coordinator(of: scope).joinAsync(joined)
+                return box.value(holdingItself: entry.holdsInstanceItself)
+            case .claimed(let claimed):
+                (claim, issuer, chain) = (claimed, .scope(scope), CreationChain.current)
+            }
+        } else {
+            let acquisition = try await coordinator.acquireAsync(rootSlot(entry), key: entry.key) {
+                existingShared(entry, scope, as: Service.self)
+            }
+            switch acquisition {
+            case .ready(let box):
+                return box.value(holdingItself: entry.holdsInstanceItself)
+            case .claimed(let claimed, let parent):
+                (claim, issuer, chain) = (claimed, .coordinator(coordinator), parent)
+            }
         }
-        switch acquisition {
-        case .ready(let box):
-            return box.value(holdingItself: entry.holdsInstanceItself)
-        case .claimed(let claim, let parent) where entry.asyncCause == nil:
+        if entry.asyncCause == nil {
             // A synchronous factory runs right here: it needs no other thread to finish, so
             // threads blocked waiting for it can never starve it.
-            return try createClaimed(entry, claim, within: parent, by: coordinator, state)
-        case .claimed(let claim, _):
-            let inner = sharedState(entry, state)
-            let disposed = disposesShared(entry)
-            let creation = Task { () async throws -> Service in
-                var state = inner
-                return try await CreationChain.running(claim) { () async throws -> Service in
-                    try await self.createAsync(entry, &state, disposed: disposed) { [coordinator] in
-                        if entry.hasActivations { coordinator.setProvisional(InstanceCell.make($0), for: claim) }
-                    }
+            return try createClaimed(entry, claim, within: chain, by: issuer, state)
+        }
+        let inner = sharedState(entry, state)
+        let disposed = disposesShared(entry)
+        let creation = Task { () async throws -> Service in
+            var state = inner
+            return try await CreationChain.running(claim) { () async throws -> Service in
+                try await self.createAsync(entry, &state, disposed: disposed) {
+                    if entry.hasActivations { issuer.setProvisional(InstanceCell.make($0), for: claim) }
                 }
             }
-            let outcome =
-                entry.recipe.kind == .lease
-                ? await withTaskCancellationHandler {
-                    await creation.result
-                } onCancel: {
-                    creation.cancel()
-                }
-                : await creation.result
-            return try completeShared(entry, scope, claim, by: coordinator) { try outcome.get() }
         }
+        let outcome =
+            entry.recipe.kind == .lease
+            ? await withTaskCancellationHandler {
+                await creation.result
+            } onCancel: {
+                creation.cancel()
+            }
+            : await creation.result
+        return try completeShared(entry, scope, claim, by: issuer) { try outcome.get() }
     }
 }

@@ -19,16 +19,16 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     @usableFromInline let unretainedRoot: Unmanaged<Scope>
     /// Coordinates the creation of the root container's shared instances (singletons, `.weak`
     /// instances, `Lazy` values resolved from the root).
-    let coordinator = CreationCoordinator(firstID: 0, idStride: ContainerCore.coordinatorCount)
-    /// Coordinate the creation of scoped instances, each scope's with one of these (see
-    /// ``coordinator(of:)``): requests on different threads then create their scoped instances
-    /// without meeting on one lock. A creation only ever waits on creations of its own scope
-    /// or of the root, never of another scope (but for an enclosing scope's `.scoped(in:)`
-    /// instances: waits only ever go up the tree of scopes, never down or across), so a wait that
-    /// would deadlock is always seen by one coordinator, which reports it as a cycle. Each is made on first use, so a
-    /// container that never makes a scoped instance pays for none.
-    let scopeCoordinators = LazyCells<CreationCoordinator>(count: ContainerCore.coordinatorCount - 1)
-    static let coordinatorCount = 8
+    let coordinator = CreationCoordinator()
+    /// Coordinate the waits for scoped instances, each scope's with one of these (see
+    /// ``coordinator(of:)``): a scope claims its own slots, and a creation comes here only when a
+    /// second caller must wait for it, so requests on different threads do not meet on one lock.
+    /// A creation only ever waits on creations of its own scope or of the root, never of another
+    /// scope (but for an enclosing scope's `.scoped(in:)` instances: waits only ever go up the
+    /// tree of scopes, never down or across), so a wait that would deadlock is always seen by one
+    /// coordinator, which reports it as a cycle. Each is made on first use, so a container whose
+    /// scoped instances are never waited for pays for none.
+    let scopeCoordinators = LazyCells<CreationCoordinator>(count: 7)
     /// The root container's shared instances, one write-once cell per registration.
     @usableFromInline let singletons: LazyCells<AnyObject>
     let weakInstances = Locked([Int: WeakInstance]())
@@ -404,63 +404,72 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         _ state: inout ResolveState
     ) throws(GraftError) -> Service {
         let scope = state.scope
-        let coordinator = coordinator(for: entry, scope)
-        let acquisition = try coordinator.acquire(sharedSlot(entry, scope), key: entry.key) {
+        if entry.lifetime.store == .scopeSlot {
+            switch try scope.claim(entry.slot, key: entry.key) {
+            case .existing(let box):
+                return box.value(holdingItself: entry.holdsInstanceItself)
+            case .join(let claim):
+                return try coordinator(of: scope).join(claim).value(holdingItself: entry.holdsInstanceItself)
+            case .claimed(let claim):
+                return try createClaimed(entry, claim, within: CreationChain.current, by: .scope(scope), state)
+            }
+        }
+        let acquisition = try coordinator.acquire(rootSlot(entry), key: entry.key) {
             existingShared(entry, scope, as: Service.self)
         }
         switch acquisition {
         case .ready(let box):
             return box.value(holdingItself: entry.holdsInstanceItself)
         case .claimed(let claim, let parent):
-            return try createClaimed(entry, claim, within: parent, by: coordinator, state)
+            return try createClaimed(entry, claim, within: parent, by: .coordinator(coordinator), state)
         }
     }
 
-    /// Creates the shared instance whose slot `claim` claimed from `coordinator`, publishes it
-    /// and wakes the waiters.
+    /// Creates the shared instance whose slot `claim` claimed from `issuer`, publishes it and
+    /// wakes the waiters.
     func createClaimed<Service: Sendable>(
         _ entry: Entry,
         _ claim: CreationClaim,
         within parent: CreationChain?,
-        by coordinator: CreationCoordinator,
+        by issuer: ClaimIssuer,
         _ state: borrowing ResolveState
     ) throws(GraftError) -> Service {
         var inner = sharedState(entry, state)
         let scope = state.scope
         let disposed = disposesShared(entry)
-        return try completeShared(entry, scope, claim, by: coordinator) { () throws -> Service in
+        return try completeShared(entry, scope, claim, by: issuer) { () throws -> Service in
             try CreationChain.running(claim, within: parent) { () throws(GraftError) -> Service in
                 // Only activation hooks, which run after publishing, can see a provisional
                 // instance. Observed or not is asked here, each call with a closure of its own,
                 // as in `makeByLifetime`.
                 if _slowPath(entry.isObserved) {
                     return try createObserved(entry, &inner, disposed: disposed, arguments: nil) {
-                        if entry.hasActivations { coordinator.setProvisional(InstanceCell.make($0), for: claim) }
+                        if entry.hasActivations { issuer.setProvisional(InstanceCell.make($0), for: claim) }
                     }
                 }
                 return try create(entry, &inner, disposed: disposed) {
-                    if entry.hasActivations { coordinator.setProvisional(InstanceCell.make($0), for: claim) }
+                    if entry.hasActivations { issuer.setProvisional(InstanceCell.make($0), for: claim) }
                 }
             }
         }
     }
 
     /// Publishes what `creation` made, or its failure, and wakes every waiter of `claim`, which
-    /// `coordinator` issued.
+    /// `issuer` issued.
     func completeShared<Service: Sendable>(
         _ entry: Entry,
         _ scope: Scope,
         _ claim: CreationClaim,
-        by coordinator: CreationCoordinator,
+        by issuer: ClaimIssuer,
         _ creation: () throws -> Service
     ) throws(GraftError) -> Service {
         do {
             let published = try publishShared(try creation(), entry, scope)
-            coordinator.finish(claim, .success(published))
+            issuer.finish(claim, .success(published), in: self)
             return published.value(holdingItself: entry.holdsInstanceItself)
         } catch {
             let failure = GraftError.wrapping(error)
-            coordinator.finish(claim, .failure(failure))
+            issuer.finish(claim, .failure(failure), in: self)
             throw failure
         }
     }

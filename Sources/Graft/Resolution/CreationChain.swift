@@ -1,7 +1,15 @@
+/// Names one creation, unique among every creation under way or still awaited: the object
+/// that issued it (a coordinator, or a scope claiming its own slot) and that issuer's serial
+/// number for it. A creation chain may hold creations of several issuers.
+struct CreationID: Hashable, Sendable {
+    let issuer: ObjectIdentifier
+    let serial: Int
+}
+
 /// What claiming a shared instance's slot gives its creator: which creation it is, of which
 /// service, filling which slot.
 struct CreationClaim: Sendable {
-    let id: Int
+    let id: CreationID
     let key: ServiceKey
     /// The slot the creation fills.
     let slot: SlotID
@@ -107,7 +115,7 @@ enum CreationChain {
         }
     }
 
-    func contains(_ id: Int) -> Bool {
+    func contains(_ id: CreationID) -> Bool {
         var found = false
         forEachClaim { claim in
             found = claim.id == id
@@ -117,7 +125,7 @@ enum CreationChain {
     }
 
     /// The keys from the creation `id` down to this one, outermost first.
-    func keys(from id: Int) -> [ServiceKey] {
+    func keys(from id: CreationID) -> [ServiceKey] {
         var keys: [ServiceKey] = []
         forEachClaim { claim in
             keys.append(claim.key)

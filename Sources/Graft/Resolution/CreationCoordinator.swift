@@ -7,6 +7,10 @@
 /// is visible to resolves made on behalf of that same creation, so services that inject each
 /// other through properties see each other. A caller that would wait on a creation which itself
 /// (transitively) waits on the caller gets a cycle error instead of hanging.
+///
+/// A scope claims its own `.scoped` slots under its own lock (see `Scope+Claims.swift`); only
+/// when a second caller finds such a slot claimed does the creation come here, "promoted": the
+/// caller joins it (``join(_:)``), and its creator, told how many joined, finishes it here too.
 final class CreationCoordinator: Sendable {
     private struct Record {
         let slot: SlotID
@@ -14,17 +18,20 @@ final class CreationCoordinator: Sendable {
         var provisional: InstanceCell?
         var outcome: Result<InstanceCell, GraftError>?
         var waiters = 0
+        /// Joins of a promoted creation that its creator has counted (``finish(_:_:joiners:)``)
+        /// and that have not arrived yet; negative while joins arrive before the creator finishes.
+        var unjoined = 0
         var continuations: [CheckedContinuation<Void, Never>] = []
     }
 
     private struct State {
-        var nextID: Int
+        var nextSerial = 0
         // Few creations are under way at any moment, so these are small arrays searched in
         // order: no hashing, and no allocation once they have grown to their working size.
-        var inProgress = CompactMap<SlotID, Int>()
-        var records = CompactMap<Int, Record>()
+        var inProgress = CompactMap<SlotID, CreationID>()
+        var records = CompactMap<CreationID, Record>()
         /// For every creation whose work is blocked, the creation it waits for.
-        var waitingFor: [Int: Int] = [:]
+        var waitingFor: [CreationID: CreationID] = [:]
     }
 
     /// What `acquire` found.
@@ -38,22 +45,11 @@ final class CreationCoordinator: Sendable {
 
     private enum Step {
         case done(Acquisition)
-        case wait(Int)
+        case wait(CreationID)
         case fail(GraftError)
     }
 
-    private let state: WaitableLocked<State>
-    /// How far apart this coordinator's creation ids are: coordinators that share a container
-    /// number their creations apart (see ``init(firstID:idStride:)``).
-    private let idStride: Int
-
-    /// A coordinator whose creations are numbered `firstID`, `firstID + idStride`, and so on,
-    /// so that creations of coordinators made with the same stride and different first ids
-    /// never share an id: a creation chain, which may cross coordinators, tells them apart.
-    init(firstID: Int = 0, idStride: Int = 1) {
-        self.state = WaitableLocked(State(nextID: firstID))
-        self.idStride = idStride
-    }
+    private let state = WaitableLocked(State())
 
     /// Returns the existing instance, claims the slot, or waits (blocking the thread) for the
     /// creation under way to finish.
@@ -70,9 +66,7 @@ final class CreationCoordinator: Sendable {
             case .fail(let error):
                 throw error
             case .wait(let id):
-                let outcome = state.waitUntil { state in state.records[id]?.outcome }
-                try consume(id, outcome: outcome, chain: chain)
-                if case .success(let value) = outcome { return .ready(value) }
+                return .ready(try wait(for: id, chain: chain))
             }
         }
     }
@@ -91,19 +85,73 @@ final class CreationCoordinator: Sendable {
             case .fail(let error):
                 throw error
             case .wait(let id):
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let resumeNow = state.withLock { state -> Bool in
-                        guard state.records[id]?.outcome == nil else { return true }
-                        state.records[id]?.continuations.append(continuation)
-                        return false
-                    }
-                    if resumeNow { continuation.resume() }
+                return .ready(try await waitAsync(for: id, chain: chain))
+            }
+        }
+    }
+
+    /// Waits (blocking the thread) for a creation that a scope claimed on its own and promoted
+    /// because this caller found it claimed: its instance, or its error.
+    func join(_ claim: CreationClaim) throws(GraftError) -> InstanceCell {
+        let chain = CreationChain.current
+        try enter(claim, chain: chain)
+        return try wait(for: claim.id, chain: chain)
+    }
+
+    /// Like ``join(_:)``, but suspends instead of blocking while it waits.
+    func joinAsync(_ claim: CreationClaim) async throws(GraftError) -> InstanceCell {
+        let chain = CreationChain.current
+        try enter(claim, chain: chain)
+        return try await waitAsync(for: claim.id, chain: chain)
+    }
+
+    /// Counts the caller in as a waiter of the promoted creation `claim` names, unless waiting
+    /// for it would close a wait loop (then a cycle error).
+    private func enter(_ claim: CreationClaim, chain: CreationChain?) throws(GraftError) {
+        let loop = state.withLock { state -> [ServiceKey]? in
+            // The record first: a deadlock report names the creations it waits on by their records.
+            var record = state.records[claim.id] ?? Record(slot: claim.slot, key: claim.key)
+            record.unjoined -= 1
+            state.records[claim.id] = record
+            guard record.outcome == nil else {
+                state.records[claim.id]?.waiters += 1
+                return nil
+            }
+            if let chain, let loop = Self.deadlock(waitingOn: claim.id, chain: chain, state: state) {
+                // The creator's finish, which counted this join, forgets the record.
+                return loop
+            }
+            state.records[claim.id]?.waiters += 1
+            chain?.forEachClaim { own in
+                state.waitingFor[own.id] = claim.id
+                return true
+            }
+            return nil
+        }
+        if let loop { throw CycleReport.error(loop, concurrent: true) }
+    }
+
+    /// Blocks until the creation `id` ends, which the caller counted itself a waiter of.
+    private func wait(for id: CreationID, chain: CreationChain?) throws(GraftError) -> InstanceCell {
+        let outcome = state.waitUntil { state in state.records[id]?.outcome }
+        try consume(id, outcome: outcome, chain: chain)
+        return try outcome.get()
+    }
+
+    /// Suspends until the creation `id` ends, which the caller counted itself a waiter of.
+    private func waitAsync(for id: CreationID, chain: CreationChain?) async throws(GraftError) -> InstanceCell {
+        while true {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state -> Bool in
+                    guard state.records[id]?.outcome == nil else { return true }
+                    state.records[id]?.continuations.append(continuation)
+                    return false
                 }
-                let outcome = state.withLock { $0.records[id]?.outcome }
-                if let outcome {
-                    try consume(id, outcome: outcome, chain: chain)
-                    if case .success(let value) = outcome { return .ready(value) }
-                }
+                if resumeNow { continuation.resume() }
+            }
+            if let outcome = state.withLock({ $0.records[id]?.outcome }) {
+                try consume(id, outcome: outcome, chain: chain)
+                return try outcome.get()
             }
         }
     }
@@ -122,8 +170,8 @@ final class CreationCoordinator: Sendable {
                 // Claimed with no record: most creations finish before anyone waits for them,
                 // and a record is made only for one that somebody does (or that has a
                 // provisional instance).
-                let id = state.nextID
-                state.nextID += idStride
+                let id = CreationID(issuer: ObjectIdentifier(self), serial: state.nextSerial)
+                state.nextSerial += 1
                 state.inProgress[slot] = id
                 return .done(.claimed(CreationClaim(id: id, key: key, slot: slot), within: chain))
             }
@@ -149,7 +197,7 @@ final class CreationCoordinator: Sendable {
 
     /// Takes a waiter's share of an outcome and forgets the record once every waiter has it.
     private func consume(
-        _ id: Int,
+        _ id: CreationID,
         outcome: Result<InstanceCell, GraftError>,
         chain: CreationChain?
     ) throws(GraftError) {
@@ -159,7 +207,7 @@ final class CreationCoordinator: Sendable {
                 return true
             }
             state.records[id]?.waiters -= 1
-            if let record = state.records[id], record.waiters <= 0, record.outcome != nil {
+            if let record = state.records[id], record.waiters <= 0, record.unjoined <= 0, record.outcome != nil {
                 state.records[id] = nil
             }
         }
@@ -176,17 +224,22 @@ final class CreationCoordinator: Sendable {
     }
 
     /// Ends the creation `claim` names, handing its outcome to every waiter.
-    func finish(_ claim: CreationClaim, _ outcome: Result<InstanceCell, GraftError>) {
+    ///
+    /// - Parameter joiners: For a creation a scope claimed and promoted, how many callers were
+    ///   told to ``join(_:)`` it: its record stays until each has taken the outcome.
+    func finish(_ claim: CreationClaim, _ outcome: Result<InstanceCell, GraftError>, joiners: Int = 0) {
         let (continuations, hadWaiters) = state.withLock {
             state -> ([CheckedContinuation<Void, Never>], Bool) in
-            state.inProgress[claim.slot] = nil
-            guard var record = state.records[claim.id] else { return ([], false) }
+            if state.inProgress[claim.slot] == claim.id { state.inProgress[claim.slot] = nil }
+            guard var record = state.records[claim.id] ?? (joiners > 0 ? Record(slot: claim.slot, key: claim.key) : nil)
+            else { return ([], false) }
             let continuations = record.continuations
             record.continuations = []
             record.outcome = outcome
             record.provisional = nil
+            record.unjoined += joiners
             let hadWaiters = record.waiters > 0
-            if hadWaiters {
+            if hadWaiters || record.unjoined > 0 {
                 state.records[claim.id] = record
             } else {
                 state.records[claim.id] = nil
@@ -202,9 +255,9 @@ final class CreationCoordinator: Sendable {
     }
 
     /// The services on a wait loop that would close if the caller waited for `id`, or `nil`.
-    private static func deadlock(waitingOn id: Int, chain: CreationChain, state: State) -> [ServiceKey]? {
+    private static func deadlock(waitingOn id: CreationID, chain: CreationChain, state: State) -> [ServiceKey]? {
         var current = id
-        var visited: Set<Int> = []
+        var visited: Set<CreationID> = []
         var loop: [ServiceKey] = []
         while visited.insert(current).inserted {
             if let key = state.records[current]?.key { loop.append(key) }

@@ -93,18 +93,14 @@ extension ContainerCore {
         let address = UInt(bitPattern: scope.id) >> 5
         let index = Int(address % UInt(scopeCoordinators.count))
         if let made = scopeCoordinators.load(index) { return made.takeUnretainedValue() }
-        let candidate = CreationCoordinator(firstID: index + 1, idStride: ContainerCore.coordinatorCount)
+        let candidate = CreationCoordinator()
         return scopeCoordinators.publish(candidate, at: index).takeUnretainedValue()
     }
 
-    /// The coordinator that creates the shared instance of `entry` resolved from `scope`.
-    func coordinator(for entry: Entry, _ scope: Scope) -> CreationCoordinator {
-        entry.lifetime.store == .scopeSlot ? coordinator(of: scope) : coordinator
-    }
-
-    /// The slot a shared instance of `entry` is created in, for the creation coordinator.
-    func sharedSlot(_ entry: Entry, _ scope: Scope) -> SlotID {
-        SlotID(store: entry.lifetime.store == .scopeSlot ? scope.id : root.id, index: entry.slot)
+    /// The slot a shared instance of `entry` (a root one: scopes claim their own, see
+    /// `Scope+Claims.swift`) is created in, for the creation coordinator.
+    func rootSlot(_ entry: Entry) -> SlotID {
+        SlotID(store: root.id, index: entry.slot)
     }
 
     /// The state a shared instance is created under: only scoped instances belong to the scope.
@@ -152,7 +148,7 @@ extension ContainerCore {
         let box = InstanceCell.make(value, holdingItself: entry.holdsInstanceItself)
         switch entry.lifetime.store {
         case .scopeSlot:
-            scope.storeScopedInstance(box, slot: entry.slot)
+            // Published when its claim settles (see `Scope+Claims.swift`).
             return box
         case .weakTable:
             guard let instance = WeakInstance(value) else {

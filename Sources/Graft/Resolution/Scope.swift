@@ -22,6 +22,9 @@ import Synchronization
 public final class Scope: Resolver, @unchecked Sendable {
     struct State {
         var scoped = ScopedInstances()
+        /// The `.scoped` slots being created (see `Scope+Claims.swift`); kept when the scope
+        /// closes, so that creations under way still settle and wake their waiters.
+        var claims = ScopedClaims()
         var disposables: [DisposalRecord] = []
         /// The open scopes made under this one, unretained: a child that is let go without being
         /// closed takes itself off this list (see `deinit`), so listing it here does not keep it,

@@ -1,0 +1,73 @@
+/// The `.scoped` slots of one scope whose instances are being created, each claimed under the
+/// scope's lock (see `Scope+Claims.swift`).
+///
+/// A scope rarely creates more than a couple of its instances at once (one inside another), so
+/// the first two claims live inline: claiming costs no allocation.
+struct ScopedClaims: Sendable {
+    /// One slot's creation under way.
+    struct Pending: Sendable {
+        let slot: Int
+        /// Names the creation, with the scope as its issuer (see ``CreationID``).
+        let serial: Int
+        /// How many callers found the slot claimed and were sent to wait for it in the scope's
+        /// coordinator: the creator tells the coordinator how the creation ended when any did.
+        var joiners = 0
+        /// The instance before its activation hooks finish, for resolves on behalf of this
+        /// same creation (services that inject each other through properties).
+        var provisional: InstanceCell?
+    }
+
+    private var first: Pending?
+    private var second: Pending?
+    private var more: [Pending] = []
+    /// The serial of the next claim.
+    private var nextSerial = 0
+
+    /// The creation under way in `slot`, if any.
+    subscript(slot: Int) -> Pending? {
+        if first?.slot == slot { return first }
+        if second?.slot == slot { return second }
+        return more.isEmpty ? nil : more.first { $0.slot == slot }
+    }
+
+    /// Claims `slot`, which has no creation under way; returns the new claim.
+    mutating func claim(_ slot: Int) -> Pending {
+        let pending = Pending(slot: slot, serial: nextSerial)
+        nextSerial &+= 1
+        if first == nil {
+            first = pending
+        } else if second == nil {
+            second = pending
+        } else {
+            more.append(pending)
+        }
+        return pending
+    }
+
+    /// Changes the creation under way in `slot`.
+    mutating func update(_ slot: Int, _ change: (inout Pending) -> Void) {
+        if var pending = first, pending.slot == slot {
+            change(&pending)
+            first = pending
+        } else if var pending = second, pending.slot == slot {
+            change(&pending)
+            second = pending
+        } else if let index = more.firstIndex(where: { $0.slot == slot }) {
+            change(&more[index])
+        }
+    }
+
+    /// Ends the creation under way in `slot`; returns it.
+    mutating func remove(_ slot: Int) -> Pending? {
+        if first?.slot == slot {
+            defer { first = nil }
+            return first
+        }
+        if second?.slot == slot {
+            defer { second = nil }
+            return second
+        }
+        guard let index = more.firstIndex(where: { $0.slot == slot }) else { return nil }
+        return more.remove(at: index)
+    }
+}
