@@ -15,7 +15,7 @@ extension ContainerCore {
         // `construct`), lent for exactly as long as the construction runs.
         let state = construction.request.unsafelyUnwrapped.assumingMemoryBound(to: ResolveState.self)
         if let links = construction.links {
-            let target = Int(links.assumingMemoryBound(to: Int32.self)[index])
+            let target = links.assumingMemoryBound(to: Int.self)[index]
             if target >= 0 {
                 return try Self.makePlain(
                     Unmanaged.passUnretained(self),

@@ -201,6 +201,16 @@ extension ContainerCore {
             case .claimed(let claimed):
                 (claim, issuer, chain) = (claimed, .scope(scope), CreationChain.current)
             }
+        } else if entry.lifetime.store == .rootSlot {
+            switch try claimRoot(entry) {
+            case .existing(let box):
+                return box.value(holdingItself: entry.holdsInstanceItself)
+            case .join(let joined):
+                let box = try await coordinator.joinAsync(joined)
+                return box.value(holdingItself: entry.holdsInstanceItself)
+            case .claimed(let claimed, let parent):
+                (claim, issuer, chain) = (claimed, .root(self, keepsRecord: entry.hasActivations), parent)
+            }
         } else {
             let acquisition = try await coordinator.acquireAsync(rootSlot(entry), key: entry.key) {
                 existingShared(entry, scope, as: Service.self)

@@ -31,6 +31,8 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     let scopeCoordinators = LazyCells<CreationCoordinator>(count: 7)
     /// The root container's shared instances, one write-once cell per registration.
     @usableFromInline let singletons: LazyCells<AnyObject>
+    /// Who is creating each singleton right now (see `ContainerCore+RootClaims.swift`).
+    let rootClaims: ClaimWords
     let weakInstances = Locked([Int: WeakInstance]())
     /// The `dispose()` calls this container's scopes are awaiting, named when a shutdown overruns.
     let disposing = DisposalsInProgress()
@@ -40,6 +42,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         self.root = Scope(rootOf: (), isObserved: table.isObserved)
         self.unretainedRoot = Unmanaged.passUnretained(root)
         self.singletons = LazyCells(count: table.count)
+        self.rootClaims = ClaimWords(count: table.count)
         super.init()
     }
 
@@ -361,7 +364,8 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
                     request: UnsafeMutableRawPointer(request),
                     inputs: inputs,
                     frame: frame,
-                    owner: disposed ? request.pointee.owner : nil
+                    owner: disposed ? request.pointee.owner : nil,
+                    existing: singletons.baseAddress
                 )
                 do {
                     try entry.build(&construction)
@@ -412,6 +416,17 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
                 return try coordinator(of: scope).join(claim).value(holdingItself: entry.holdsInstanceItself)
             case .claimed(let claim):
                 return try createClaimed(entry, claim, within: CreationChain.current, by: .scope(scope), state)
+            }
+        }
+        if entry.lifetime.store == .rootSlot {
+            switch try claimRoot(entry) {
+            case .existing(let box):
+                return box.value(holdingItself: entry.holdsInstanceItself)
+            case .join(let claim):
+                return try coordinator.join(claim).value(holdingItself: entry.holdsInstanceItself)
+            case .claimed(let claim, let parent):
+                let issuer = ClaimIssuer.root(self, keepsRecord: entry.hasActivations)
+                return try createClaimed(entry, claim, within: parent, by: issuer, state)
             }
         }
         let acquisition = try coordinator.acquire(rootSlot(entry), key: entry.key) {

@@ -223,6 +223,11 @@ final class CreationCoordinator: Sendable {
         }
     }
 
+    /// The instance the creation `id` made visible before it finished, if it did.
+    func provisional(_ id: CreationID) -> InstanceCell? {
+        state.withLock { $0.records[id]?.provisional }
+    }
+
     /// Ends the creation `claim` names, handing its outcome to every waiter.
     ///
     /// - Parameter joiners: For a creation a scope claimed and promoted, how many callers were

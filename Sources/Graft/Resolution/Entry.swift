@@ -90,12 +90,22 @@ final class Entry: Sendable {
         self.links = links
         // Written straight into the buffer, each dependency read in place: a temporary array,
         // or zipping the two arrays, would copy every `Dependency` once more.
-        self.plainTargets = LinkBuffer(count: dependencies.count) { position in
-            dependencies[position].kind == .direct ? Int32(links[position]) : -1
+        // When every dependency is plain, as in most registrations, the links are the plain
+        // targets: the buffer is `links`' own storage, which this entry keeps, and costs no
+        // allocation.
+        if dependencies.allSatisfy({ $0.kind == .direct }) {
+            self.plainTargets = LinkBuffer(borrowing: self.links)
+        } else {
+            self.plainTargets = LinkBuffer(count: dependencies.count) { position in
+                dependencies[position].kind == .direct ? links[position] : -1
+            }
         }
         self.activations = registration.activations.filter { $0.role != .disposal }
         self.disposer = registration.activations.last { $0.role == .disposal }?.disposer
-        self.arguments = dependencies.filter { $0.kind == .argument }.sorted { $0.argument < $1.argument }.map(\.key)
+        // Most registrations take no runtime arguments: no filtering, sorting and mapping for them.
+        self.arguments =
+            dependencies.contains { $0.kind == .argument }
+            ? dependencies.filter { $0.kind == .argument }.sorted { $0.argument < $1.argument }.map(\.key) : []
         self.hasActivations = !activations.isEmpty
         self.isRootOwned = registration.lifetime.store == .rootSlot && !registration.kind.isInstance
         self.slot = slot

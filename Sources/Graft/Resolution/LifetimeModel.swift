@@ -147,8 +147,9 @@ extension ContainerCore {
     ) throws(GraftError) -> InstanceCell {
         let box = InstanceCell.make(value, holdingItself: entry.holdsInstanceItself)
         switch entry.lifetime.store {
-        case .scopeSlot:
-            // Published when its claim settles (see `Scope+Claims.swift`).
+        case .scopeSlot, .rootSlot:
+            // Published when its claim settles (see `Scope+Claims.swift`,
+            // `ContainerCore+RootClaims.swift`).
             return box
         case .weakTable:
             guard let instance = WeakInstance(value) else {
@@ -161,8 +162,9 @@ extension ContainerCore {
             }
             weakInstances.withLock { $0[entry.slot] = instance }
             return box
-        case .none, .call, .rootSlot:
-            return InstanceCell(object: singletons.publish(box.object, at: entry.slot).takeUnretainedValue())
+        case .none, .call:
+            // Never shared: `placement` creates these anew, without publishing.
+            return box
         }
     }
 }

@@ -84,12 +84,16 @@ enum ClaimIssuer: Sendable {
     case coordinator(CreationCoordinator)
     /// A scope, for one of its `.scoped` slots (see `Scope+Claims.swift`).
     case scope(Scope)
+    /// The root container, for one of its singletons (see `ContainerCore+RootClaims.swift`);
+    /// `keepsRecord` when the creation may leave a provisional instance in its coordinator.
+    case root(ContainerCore, keepsRecord: Bool)
 
     /// Makes `box` visible to resolves on behalf of the creation `claim` names.
     func setProvisional(_ box: InstanceCell, for claim: CreationClaim) {
         switch self {
         case .coordinator(let coordinator): coordinator.setProvisional(box, for: claim)
         case .scope(let scope): scope.setProvisional(box, for: claim)
+        case .root(let container, _): container.coordinator.setProvisional(box, for: claim)
         }
     }
 
@@ -102,6 +106,8 @@ enum ClaimIssuer: Sendable {
         case .scope(let scope):
             let joiners = scope.settle(claim, outcome)
             if joiners > 0 { container.coordinator(of: scope).finish(claim, outcome, joiners: joiners) }
+        case .root(let root, let keepsRecord):
+            root.settleRoot(claim, outcome, keepsRecord: keepsRecord)
         }
     }
 }

@@ -22,6 +22,10 @@ struct Construction {
     @usableFromInline let links: UnsafeRawPointer?
     /// What the engine needs to resolve parameters as it goes; opaque to recipes.
     @usableFromInline let request: UnsafeMutableRawPointer?
+    /// The engine's cells of instances that exist already (a container's singletons, see
+    /// ``LazyCells/baseAddress``), numbered as the targets of ``links`` are: a plain dependency
+    /// found there is read directly, without asking the engine. `nil` when there are none.
+    @usableFromInline let existing: UnsafeRawPointer?
     /// What only some constructions are given (runtime arguments, prefetched parameters), on
     /// the engine's stack; `nil` when there is neither. Behind a pointer, so that a
     /// construction holds no reference and copying or ending one costs nothing.
@@ -69,8 +73,10 @@ struct Construction {
         request: UnsafeMutableRawPointer? = nil,
         inputs: UnsafePointer<ConstructionInputs>? = nil,
         frame: (any Resolver & AnyObject)? = nil,
-        owner: Unmanaged<AnyObject>? = nil
+        owner: Unmanaged<AnyObject>? = nil,
+        existing: UnsafeRawPointer? = nil
     ) {
+        self.existing = existing
         self.site = Unmanaged.passUnretained(site)
         self.node = node
         self.output = output
@@ -82,14 +88,35 @@ struct Construction {
     }
 
     /// The next autowired parameter, typed.
+    ///
+    /// A plain dependency whose instance exists already (a singleton made before) is read
+    /// straight from the engine's cells: no call into the engine, and no run-time question to
+    /// `Parameter`'s type (a recipe over a parameter pack calls this unspecialized).
     @inlinable
     mutating func next<Parameter: Sendable>(_ type: Parameter.Type) throws(GraftError) -> Parameter {
+        if let address = existingParameter() {
+            position += 1
+            // The cell of a link's target holds an instance made as the target's type, which is
+            // the parameter's: links join a parameter to the registration of its type.
+            return InstanceCell.storedValue(at: address, as: Parameter.self)
+        }
         defer { position += 1 }
         do {
             return try site._withUnsafeGuaranteedRef { try $0.parameter(type, of: &self) }
         } catch {
             throw GraftError.wrapping(error)
         }
+    }
+
+    /// The address of the existing instance the next parameter links to, if the link is plain
+    /// and its target's cell is filled; `nil` otherwise, and always for a construction given
+    /// prefetched parameters or runtime arguments, which the engine answers itself.
+    @usableFromInline
+    func existingParameter() -> UnsafeRawPointer? {
+        guard inputs == nil, let links, let existing else { return nil }
+        let target = links.assumingMemoryBound(to: Int.self)[position]
+        guard target >= 0 else { return nil }
+        return LazyCells<AnyObject>.address(in: existing, target)
     }
 
     /// The resolver a closure factory receives.

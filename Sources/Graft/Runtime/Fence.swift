@@ -2,8 +2,9 @@
 //
 // What is here: the locks (`Locked`, `WaitableLocked`, and `InlineLock`, which a scope keeps in its
 // own memory), the write-once cells that hold a container's entries and singletons (`LazyCells`)
-// and are read through unretained references, each entry's buffer of prepared dependency links
-// (`LinkBuffer`), the one box type for shared instances (`InstanceCell`), the typed hand-over of an
+// and are read through unretained references, the claim words a container's singletons are
+// claimed with before they are made (`ClaimWords`), each entry's buffer of prepared dependency
+// links (`LinkBuffer`, which may be the entry's own array of links, read by address), the one box type for shared instances (`InstanceCell`), the typed hand-over of an
 // instance from a recipe to the engine (`Construction`, `ConstructionOutput`), the weak instance
 // holder (`WeakInstance`), the per-thread record of the creation under way (`ThreadSlot`), one
 // object per thread that the engine keeps between resolves (`ThreadLocalObject`), each thread's

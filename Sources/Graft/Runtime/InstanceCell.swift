@@ -73,6 +73,28 @@ struct InstanceCell: @unchecked Sendable {
     }
 }
 
+extension InstanceCell {
+    /// The value of the cell whose object is at `address`, read without retaining the object
+    /// and without being told how the cell holds it: an ``InstanceStorage`` is a boxed value, and
+    /// any other object is the instance itself (nothing outside this file makes an
+    /// `InstanceStorage`, so no service is one).
+    ///
+    /// For code that is not specialized, where asking `Service` whether it is a class costs a
+    /// run-time type check on every read, and one look at the object's class costs less.
+    @inlinable
+    static func storedValue<Service: Sendable>(at address: UnsafeRawPointer, as type: Service.Type) -> Service {
+        value(at: address, as: type, holdingItself: !isStorage(at: address))
+    }
+
+    /// Whether the object at `address` is an ``InstanceStorage``.
+    @usableFromInline
+    static func isStorage(at address: UnsafeRawPointer) -> Bool {
+        Unmanaged<AnyObject>.fromOpaque(address)._withUnsafeGuaranteedRef {
+            ObjectIdentifier(Swift.type(of: $0)) == ObjectIdentifier(InstanceStorage.self)
+        }
+    }
+}
+
 /// The object behind an ``InstanceCell``: the value's type in the header, the value in the
 /// elements, in one allocation.
 @usableFromInline

@@ -54,6 +54,16 @@ final class LazyCells<Object: AnyObject>: @unchecked Sendable {
         UnsafeRawPointer(bitPattern: storage[index].load(ordering: .acquiring))
     }
 
+    /// Where the cells are, for ``address(in:_:)``: valid for as long as these cells live.
+    var baseAddress: UnsafeRawPointer { UnsafeRawPointer(storage) }
+
+    /// ``address(_:)`` of cell `index` of the cells at `base` (a ``baseAddress``), for a reader
+    /// that holds the address, not the cells, and knows they outlive its read.
+    static func address(in base: UnsafeRawPointer, _ index: Int) -> UnsafeRawPointer? {
+        let storage = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Atomic<UInt>.self))
+        return UnsafeRawPointer(bitPattern: storage[index].load(ordering: .acquiring))
+    }
+
     /// Publishes `object` in cell `index` unless another got there first; returns the winner.
     func publish(_ object: Object, at index: Int) -> Unmanaged<Object> {
         let candidate = Unmanaged.passRetained(object)
@@ -72,21 +82,32 @@ final class LazyCells<Object: AnyObject>: @unchecked Sendable {
 struct LinkBuffer: ~Copyable, Sendable {
     /// The buffer's address; `0` when empty. Valid for as long as the buffer lives.
     let address: UInt
+    /// Whether the buffer allocated its memory, rather than borrowing an array's.
+    private let owns: Bool
 
     /// A buffer of `count` integers, the one at each position `value(position)`.
-    init(count: Int, _ value: (Int) -> Int32) {
+    init(count: Int, _ value: (Int) -> Int) {
+        owns = count > 0
         guard count > 0 else {
             address = 0
             return
         }
-        let pointer = UnsafeMutablePointer<Int32>.allocate(capacity: count)
+        let pointer = UnsafeMutablePointer<Int>.allocate(capacity: count)
         for position in 0..<count {
             (pointer + position).initialize(to: value(position))
         }
         address = UInt(bitPattern: pointer)
     }
 
+    /// A buffer that is `values`' own storage, allocating nothing: for an owner that keeps
+    /// `values` unchanged (a `let`) for at least as long as this buffer, so its storage neither
+    /// moves nor goes away while the address is read.
+    init(borrowing values: [Int]) {
+        owns = false
+        address = values.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    }
+
     deinit {
-        UnsafeMutablePointer<Int32>(bitPattern: address)?.deallocate()
+        if owns { UnsafeMutablePointer<Int>(bitPattern: address)?.deallocate() }
     }
 }
