@@ -22,7 +22,18 @@ final class Entry: Sendable {
     /// The registered type, for making an instance untyped (see `ContainerCore.makeErased`).
     @usableFromInline let serviceType: any Sendable.Type
     /// The dependencies as linking classified them, in parameter order.
-    @usableFromInline let dependencies: [Dependency]
+    ///
+    /// Made when asked for an entry whose dependencies are all plain, as most are (the engine
+    /// asks only on its slow paths: awaiting them first, or reporting an error): such an entry
+    /// keeps nothing but its registration's declared dependencies, which it shares, so making
+    /// it allocates no array of them.
+    @usableFromInline var dependencies: [Dependency] {
+        linkedDependencies ?? declaredDependencies.map { Dependency.linked($0, isRegistered: true) }
+    }
+    /// The dependencies as linking classified them, when any is not plain; `nil` otherwise.
+    private let linkedDependencies: [Dependency]?
+    /// The registration's declared dependencies.
+    private let declaredDependencies: [DeclaredDependency]
     /// For each dependency, the index of the entry that answers it, or `-1` when none does
     /// (an unregistered optional).
     @usableFromInline let links: [Int]
@@ -59,7 +70,7 @@ final class Entry: Sendable {
     init(
         registration: Registration,
         index: Int,
-        dependencies: [Dependency],
+        dependencies linkedDependencies: [Dependency]?,
         links: [Int],
         slot: Int,
         asyncCause: Int?,
@@ -86,26 +97,25 @@ final class Entry: Sendable {
         self.serviceType = registration.serviceType
         func holdsItself<Service>(_ type: Service.Type) -> Bool { InstanceCell.holdsInstanceItself(type) }
         self.holdsInstanceItself = holdsItself(registration.serviceType)
-        self.dependencies = dependencies
+        self.linkedDependencies = linkedDependencies
+        self.declaredDependencies = registration.dependencies
         self.links = links
-        // Written straight into the buffer, each dependency read in place: a temporary array,
-        // or zipping the two arrays, would copy every `Dependency` once more.
-        // When every dependency is plain, as in most registrations, the links are the plain
-        // targets: the buffer is `links`' own storage, which this entry keeps, and costs no
-        // allocation.
-        if dependencies.allSatisfy({ $0.kind == .direct }) {
-            self.plainTargets = LinkBuffer(borrowing: self.links)
-        } else {
+        if let dependencies = linkedDependencies {
+            // Written straight into the buffer, each dependency read in place: a temporary
+            // array, or zipping the two arrays, would copy every `Dependency` once more.
             self.plainTargets = LinkBuffer(count: dependencies.count) { position in
                 dependencies[position].kind == .direct ? links[position] : -1
             }
+        } else {
+            // Every dependency is plain: the links are the plain targets, and the buffer is
+            // `links`' own storage, which this entry keeps, so it costs no allocation.
+            self.plainTargets = LinkBuffer(borrowing: self.links)
         }
         self.activations = registration.activations.filter { $0.role != .disposal }
         self.disposer = registration.activations.last { $0.role == .disposal }?.disposer
-        // Most registrations take no runtime arguments: no filtering, sorting and mapping for them.
+        // Plain dependencies are never runtime arguments.
         self.arguments =
-            dependencies.contains { $0.kind == .argument }
-            ? dependencies.filter { $0.kind == .argument }.sorted { $0.argument < $1.argument }.map(\.key) : []
+            linkedDependencies?.filter { $0.kind == .argument }.sorted { $0.argument < $1.argument }.map(\.key) ?? []
         self.hasActivations = !activations.isEmpty
         self.isRootOwned = registration.lifetime.store == .rootSlot && !registration.kind.isInstance
         self.slot = slot
@@ -126,7 +136,7 @@ final class Entry: Sendable {
         self.init(
             registration: registration,
             index: index,
-            dependencies: graph.dependencies(of: index),
+            dependencies: graph.dependenciesArePlain(of: index) ? nil : graph.dependencies(of: index),
             links: graph.links[index],
             slot: registration.lifetime.store == .none || registration.lifetime.store == .call ? -1 : index,
             asyncCause: graph.asyncCause(index),

@@ -124,10 +124,26 @@ struct DependencyGraph: Sendable {
         let declared = registrations[node].dependencies
         let targets = links[node]
         return declared.indices.map { position in
-            let target = targets[position]
-            let isRegistered = target >= 0 && registrations[target].key == declared[position].key
-            return Dependency.linked(declared[position], isRegistered: isRegistered)
+            Dependency.linked(declared[position], isRegistered: isRegistered(declared[position], targets[position]))
         }
+    }
+
+    /// Whether every dependency of `node` links as a plain one (``Dependency/Kind/direct``),
+    /// answered without making them: no runtime argument, and no parameter that its own key
+    /// leaves unregistered (which may be a `Lazy`, a `Provider` or an optional).
+    func dependenciesArePlain(of node: Int) -> Bool {
+        let declared = registrations[node].dependencies
+        let targets = links[node]
+        return declared.indices.allSatisfy { position in
+            !declared[position].isArgument
+                && (!declared[position].isParameter || isRegistered(declared[position], targets[position]))
+        }
+    }
+
+    /// Whether the registration `target` (`-1` for none), which linking found for `declared`,
+    /// answers for `declared`'s own key.
+    private func isRegistered(_ declared: DeclaredDependency, _ target: Int) -> Bool {
+        target >= 0 && registrations[target].key == declared.key
     }
 
     /// The runtime argument types of `node`, in the order callers pass them.
