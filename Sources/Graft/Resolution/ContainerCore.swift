@@ -365,7 +365,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
                     inputs: inputs,
                     frame: frame,
                     owner: disposed ? request.pointee.owner : nil,
-                    existing: singletons.baseAddress
+                    existing: entry.linksToSingletons ? singletons.baseAddress : nil
                 )
                 do {
                     try entry.build(&construction)

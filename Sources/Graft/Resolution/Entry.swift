@@ -57,6 +57,10 @@ final class Entry: Sendable {
 
     /// Whether the root container keeps the instance (`.singleton`, `.eagerSingleton`).
     @usableFromInline let isRootOwned: Bool
+    /// Whether any plain dependency links to a singleton, whose instance a construction may
+    /// find already made (see ``Construction/existing``): constructions of the other entries
+    /// skip the look.
+    let linksToSingletons: Bool
     /// Whether any activation hook runs on new instances.
     @usableFromInline let hasActivations: Bool
     /// Whether a shared instance's cell holds the instance itself (``InstanceCell``), asked once
@@ -72,6 +76,7 @@ final class Entry: Sendable {
         index: Int,
         dependencies linkedDependencies: [Dependency]?,
         links: [Int],
+        linksToSingletons: Bool,
         slot: Int,
         asyncCause: Int?,
         isObserved: Bool = false
@@ -100,6 +105,7 @@ final class Entry: Sendable {
         self.linkedDependencies = linkedDependencies
         self.declaredDependencies = registration.dependencies
         self.links = links
+        self.linksToSingletons = linksToSingletons
         if let dependencies = linkedDependencies {
             // Written straight into the buffer, each dependency read in place: a temporary
             // array, or zipping the two arrays, would copy every `Dependency` once more.
@@ -133,11 +139,13 @@ final class Entry: Sendable {
     /// copy the whole graph (a retain of each of its arrays) for every entry made.
     convenience init(graph: borrowing DependencyGraph, index: Int, isObserved: Bool = false) {
         let registration = graph.registrations[index]
+        let links = graph.links[index]
         self.init(
             registration: registration,
             index: index,
             dependencies: graph.dependenciesArePlain(of: index) ? nil : graph.dependencies(of: index),
-            links: graph.links[index],
+            links: links,
+            linksToSingletons: links.contains { $0 >= 0 && graph.lifetime($0).store == .rootSlot },
             slot: registration.lifetime.store == .none || registration.lifetime.store == .call ? -1 : index,
             asyncCause: graph.asyncCause(index),
             isObserved: isObserved

@@ -94,7 +94,7 @@ struct Construction {
     /// `Parameter`'s type (a recipe over a parameter pack calls this unspecialized).
     @inlinable
     mutating func next<Parameter: Sendable>(_ type: Parameter.Type) throws(GraftError) -> Parameter {
-        if let address = existingParameter() {
+        if existing != nil, let address = existingParameter() {
             position += 1
             // The cell of a link's target holds an instance made as the target's type, which is
             // the parameter's: links join a parameter to the registration of its type.
