@@ -123,7 +123,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     }
 
     /// Resolves registration `index` under `state`, borrowing its entry.
-    @usableFromInline
+    @usableFromInline @inline(__always)
     func resolveEntry<Service: Sendable>(_ index: Int, _ state: inout ResolveState) throws(GraftError) -> Service {
         do {
             return try table.entry(at: index)._withUnsafeGuaranteedRef { entry throws -> Service in
@@ -296,12 +296,13 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         _ entry: Entry,
         _ state: inout ResolveState
     ) throws(GraftError) {
-        var frame = try makeFrame(for: entry, &state)
+        // Optional, so that giving it back moves the one reference onto the shelf.
+        var frame: ResolutionFrame? = try makeFrame(for: entry, &state)
         defer { ResolutionFrame.giveBack(&frame) }
         var erased: any Sendable = value
         for activation in entry.activations {
             do {
-                try activation.run(&erased, frame)
+                try activation.run(&erased, frame.unsafelyUnwrapped)
             } catch let error as GraftError {
                 throw error
             } catch {
