@@ -374,11 +374,12 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     }
 
     /// A frame for a closure or hook of `entry`; a cycle if `entry` is already under way.
-    @usableFromInline
+    ///
+    /// Inlined, with ``ResolutionFrame/lend(_:)``, into each construction that lends one: as
+    /// calls of their own they cost as much again as the lending itself.
+    @inline(__always)
     func makeFrame(for entry: Entry, _ state: inout ResolveState) throws(GraftError) -> ResolutionFrame {
-        if let path = state.frame?.path(from: entry.index) {
-            throw CycleReport.error(path + [entry.key])
-        }
+        if let frame = state.unmanagedFrame { try requireNoCycle(entering: entry, under: frame) }
         // Nested resolves through the frame share the call's `.graph` instances; a table
         // without `.graph` registrations needs no call state, and saves its allocation.
         if table.hasGraphLifetime { _ = state.sharedCall() }
@@ -394,6 +395,14 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
                 depth: state.depth
             )
         )
+    }
+
+    /// Throws the cycle when `entry`'s closure or hook is already under way above `frame`.
+    @inline(never)
+    func requireNoCycle(entering entry: Entry, under frame: Unmanaged<ResolutionFrame>) throws(GraftError) {
+        if let path = frame.takeUnretainedValue().path(from: entry.index) {
+            throw CycleReport.error(path + [entry.key])
+        }
     }
 
     // MARK: Shared instances

@@ -47,6 +47,7 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     }
 
     /// A frame for `step`: one from this thread's shelf, or a new one.
+    @inline(__always)
     static func lend(_ step: Step) -> ResolutionFrame {
         let shelf = LendingShelf.forThisThread
         guard let object = shelf._withUnsafeGuaranteedRef({ $0.take() }) else {
@@ -110,6 +111,15 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
 
     /// The keys from the frame for `index` down to this one, or `nil` when `index` is not on the path.
     func path(from index: Int) -> [ServiceKey]? {
+        // Almost every call finds no cycle: walk the unretained links first, touching no
+        // reference count, and make the keys only for a cycle.
+        var step: Unmanaged<ResolutionFrame>? = Unmanaged.passUnretained(self)
+        while let frame = step {
+            let (entryIndex, parent) = frame._withUnsafeGuaranteedRef { ($0.entryIndex, $0.step.parent) }
+            if entryIndex == index { break }
+            step = parent
+        }
+        guard step != nil else { return nil }
         var keys: [ServiceKey] = []
         var link: ResolutionFrame? = self
         while let frame = link {
