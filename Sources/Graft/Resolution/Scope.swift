@@ -64,7 +64,11 @@ public final class Scope: Resolver, @unchecked Sendable {
     @exclusivity(unchecked) var siblings = OpenChildren.Links()
 
     /// A child of `parent`, or a scope born closed when `parent` is closed or draining.
-    init(container: ContainerCore, parent: Scope, tag: ScopeTagID? = nil) {
+    ///
+    /// `parent` is borrowed (`__shared`): an initializer owns its arguments by default, so the
+    /// caller would retain the parent, most often the root that every thread making scopes
+    /// shares, only for this initializer to release it.
+    init(container: ContainerCore, parent: __shared Scope, tag: ScopeTagID? = nil) {
         self.retainedContainer = container
         self.isRoot = false
         self.isObserved = container.table.isObserved
