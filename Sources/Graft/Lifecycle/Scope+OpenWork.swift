@@ -8,12 +8,10 @@ extension Scope {
         // As closing does: a listed child is alive while its parent's lock is held (a child let
         // go unlists itself under that lock), and locks are taken parent first.
         withState { state in
-            for child in state.children.values {
-                child._withUnsafeGuaranteedRef { child in
-                    guard !child.isClosed else { return }
-                    holdings.append(child.withState { $0.disposables.map(OpenHolding.init) })
-                    holdings += child.openScopeHoldings()
-                }
+            state.children.visit { child in
+                guard !child.isClosed else { return }
+                holdings.append(child.withState { $0.disposables.map(OpenHolding.init) })
+                holdings += child.openScopeHoldings()
             }
         }
         return holdings

@@ -425,7 +425,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
             case .join(let claim):
                 return try coordinator(of: scope).join(claim).value(holdingItself: entry.holdsInstanceItself)
             case .claimed(let claim):
-                return try createClaimed(entry, claim, within: CreationChain.current, by: .scope(scope), state)
+                return try createScoped(entry, claim, in: scope, state)
             }
         }
         if entry.lifetime.store == .rootSlot {
@@ -464,18 +464,32 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         let disposed = disposesShared(entry)
         return try completeShared(entry, scope, claim, by: issuer) { () throws -> Service in
             try CreationChain.running(claim, within: parent) { () throws(GraftError) -> Service in
-                // Only activation hooks, which run after publishing, can see a provisional
-                // instance. Observed or not is asked here, each call with a closure of its own,
-                // as in `makeByLifetime`.
-                if _slowPath(entry.isObserved) {
-                    return try createObserved(entry, &inner, disposed: disposed, arguments: nil) {
-                        if entry.hasActivations { issuer.setProvisional(InstanceCell.make($0), for: claim) }
-                    }
-                }
-                return try create(entry, &inner, disposed: disposed) {
-                    if entry.hasActivations { issuer.setProvisional(InstanceCell.make($0), for: claim) }
+                try createShowingProvisional(entry, &inner, disposed: disposed) {
+                    issuer.setProvisional($0, for: claim)
                 }
             }
+        }
+    }
+
+    /// Creates a shared instance of `entry`, showing it to `showProvisional` before its
+    /// activation hooks run: only those hooks can see a provisional instance.
+    ///
+    /// Observed or not is asked here, each call with a closure of its own, as in
+    /// `makeByLifetime`.
+    @inline(__always)
+    func createShowingProvisional<Service: Sendable>(
+        _ entry: Entry,
+        _ state: inout ResolveState,
+        disposed: Bool,
+        _ showProvisional: (InstanceCell) -> Void
+    ) throws(GraftError) -> Service {
+        if _slowPath(entry.isObserved) {
+            return try createObserved(entry, &state, disposed: disposed, arguments: nil) {
+                if entry.hasActivations { showProvisional(InstanceCell.make($0)) }
+            }
+        }
+        return try create(entry, &state, disposed: disposed) {
+            if entry.hasActivations { showProvisional(InstanceCell.make($0)) }
         }
     }
 

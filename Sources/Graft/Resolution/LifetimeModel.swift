@@ -71,7 +71,10 @@ extension ContainerCore {
         case .scopeSlot:
             if entry.scopeTag != nil { return try taggedPlacement(of: entry, state) }
             try requireScope(entry, state)
-            fallthrough
+            // Borrowed, as the state holds it: the caller keeps the scope alive.
+            let box = state.unmanagedScope._withUnsafeGuaranteedRef { $0.scopedInstance(entry.slot) }
+            if let box { return .existing(box) }
+            return .shared
         case .rootSlot, .weakTable:
             if let box = existingShared(entry, state.scope, as: Service.self) { return .existing(box) }
             return .shared

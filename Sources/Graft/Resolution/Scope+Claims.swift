@@ -69,6 +69,13 @@ extension Scope {
         }
     }
 
+    /// Settles `claim` (see ``settle(_:_:)``), then wakes the callers that joined it, in this
+    /// scope's coordinator of `container`.
+    func finish(_ claim: CreationClaim, _ outcome: Result<InstanceCell, GraftError>, in container: ContainerCore) {
+        let joiners = settle(claim, outcome)
+        if joiners > 0 { container.coordinator(of: self).finish(claim, outcome, joiners: joiners) }
+    }
+
     private func makeClaim(serial: Int, _ slot: Int, _ key: ServiceKey) -> CreationClaim {
         CreationClaim(
             id: CreationID(issuer: id, serial: serial),
@@ -103,11 +110,8 @@ enum ClaimIssuer: Sendable {
         switch self {
         case .coordinator(let coordinator):
             coordinator.finish(claim, outcome)
-        case .scope(let scope):
-            let joiners = scope.settle(claim, outcome)
-            if joiners > 0 { container.coordinator(of: scope).finish(claim, outcome, joiners: joiners) }
-        case .root(let root, let keepsRecord):
-            root.settleRoot(claim, outcome, keepsRecord: keepsRecord)
+        case .scope(let scope): scope.finish(claim, outcome, in: container)
+        case .root(let root, let keepsRecord): root.settleRoot(claim, outcome, keepsRecord: keepsRecord)
         }
     }
 }

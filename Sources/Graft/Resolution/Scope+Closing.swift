@@ -157,24 +157,22 @@ extension Scope {
         guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return false }
         if !state.children.isEmpty {
-            for child in state.children.values {
-                child._withUnsafeGuaranteedRef { child in
-                    child.isListed.store(false, ordering: .releasing)
-                    var childTaken = Taken()
-                    swap(&childTaken.records, &taken.records)
-                    let closedNow = child.withState {
-                        child.takeForClosing(&$0, into: &childTaken, closedScopes: &closedScopes)
-                    }
-                    swap(&childTaken.records, &taken.records)
-                    guard closedNow else { return }
-                    if closedScopes != nil, let observers = child.container.table.observers {
-                        closedScopes?.add(child.id, observers)
-                    }
-                    taken.childrenInstances.append(childTaken.instances)
-                    taken.childrenInstances += childTaken.childrenInstances
+            state.children.visit { child in
+                child.isListed.store(false, ordering: .releasing)
+                var childTaken = Taken()
+                swap(&childTaken.records, &taken.records)
+                let closedNow = child.withState {
+                    child.takeForClosing(&$0, into: &childTaken, closedScopes: &closedScopes)
                 }
+                swap(&childTaken.records, &taken.records)
+                guard closedNow else { return }
+                if closedScopes != nil, let observers = child.container.table.observers {
+                    closedScopes?.add(child.id, observers)
+                }
+                taken.childrenInstances.append(childTaken.instances)
+                taken.childrenInstances += childTaken.childrenInstances
             }
-            state.children = CompactMap()
+            state.children.removeAll()
         }
         swap(&taken.instances, &state.scoped)
         if !state.disposables.isEmpty {
@@ -209,7 +207,7 @@ extension Scope {
     private func remove(_ child: Scope, from state: inout State) -> [@Sendable () -> Void] {
         if child.isListed.load(ordering: .acquiring) {
             child.isListed.store(false, ordering: .releasing)
-            state.children[child.id] = nil
+            state.children.remove(child)
         }
         guard state.children.isEmpty, let waiters = state.drainWaiters else { return [] }
         state.drainWaiters = []

@@ -17,7 +17,8 @@ import Synchronization
 // The root container has one too, which the container holds and never hands out as a `Scope`.
 //
 // `@unchecked Sendable` is sound: `state` is private and only ever touched with `lock` held
-// (`withState`); the other stored properties are `let`s of `Sendable` types, and what leaves
+// (`withState`); `siblings` is only ever touched with the parent's lock held (see
+// `OpenChildren`); the other stored properties are `let`s of `Sendable` types, and what leaves
 // the lock is `Sendable`.
 public final class Scope: Resolver, @unchecked Sendable {
     struct State {
@@ -28,8 +29,10 @@ public final class Scope: Resolver, @unchecked Sendable {
         var disposables: [DisposalRecord] = []
         /// The open scopes made under this one, unretained: a child that is let go without being
         /// closed takes itself off this list (see `deinit`), so listing it here does not keep it,
-        /// or the container it holds, alive.
-        var children = CompactMap<ObjectIdentifier, Unmanaged<Scope>>()
+        /// or the container it holds, alive. The list runs through the children themselves (see
+        /// ``Scope/siblings``): listing and unlisting a scope allocates nothing and costs the
+        /// same however many scopes are open.
+        var children = OpenChildren()
         /// Non-`nil` while the container drains (see `Container+Draining.swift`): no new child is
         /// made, and these run once the last child has closed.
         var drainWaiters: [@Sendable () -> Void]?
@@ -55,9 +58,17 @@ public final class Scope: Resolver, @unchecked Sendable {
     private let lock = InlineLock()
     /// Unchecked exclusivity: `lock` already makes every access exclusive.
     @exclusivity(unchecked) private var state = State()
+    /// This scope's neighbours in its parent's list of open children: the parent's state, kept
+    /// in the child's memory, so only ever read or written with the parent's lock held.
+    /// Unchecked exclusivity for the same reason as `state`.
+    @exclusivity(unchecked) var siblings = OpenChildren.Links()
 
     /// A child of `parent`, or a scope born closed when `parent` is closed or draining.
-    init(container: ContainerCore, parent: Scope, tag: ScopeTagID? = nil) {
+    ///
+    /// `parent` is borrowed (`__shared`): an initializer owns its arguments by default, so the
+    /// caller would retain the parent, most often the root that every thread making scopes
+    /// shares, only for this initializer to release it.
+    init(container: ContainerCore, parent: __shared Scope, tag: ScopeTagID? = nil) {
         self.retainedContainer = container
         self.isRoot = false
         self.isObserved = container.table.isObserved
@@ -69,6 +80,7 @@ public final class Scope: Resolver, @unchecked Sendable {
         }
         if isObserved { reportOpened() }
         // A child sees the values its parent was given, unless it is given its own.
+        guard !container.table.scopeValueSlots.isEmpty else { return }
         for slot in container.table.scopeValueSlots {
             if let value = parent.scopedInstance(slot) { storeScopedInstance(value, slot: slot) }
         }
@@ -149,7 +161,7 @@ public final class Scope: Resolver, @unchecked Sendable {
     private func add(child: Scope) -> Bool {
         withState { state -> Bool in
             guard !isClosed, state.drainWaiters == nil else { return false }
-            state.children[child.id] = Unmanaged.passUnretained(child)
+            state.children.insert(child)
             child.isListed.store(true, ordering: .releasing)
             return true
         }

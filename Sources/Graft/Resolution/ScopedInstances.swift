@@ -6,14 +6,16 @@
 struct ScopedInstances: Sendable {
     private var slots = (-1, -1, -1, -1)
     private var cells: (InstanceCell?, InstanceCell?, InstanceCell?, InstanceCell?)
-    private var more: [Int: InstanceCell] = [:]
+    /// `nil` until a fifth slot is stored: an empty dictionary still costs its making and its
+    /// release, in every scope made and let go.
+    private var more: [Int: InstanceCell]?
 
     subscript(slot: Int) -> InstanceCell? {
         if slots.0 == slot { return cells.0 }
         if slots.1 == slot { return cells.1 }
         if slots.2 == slot { return cells.2 }
         if slots.3 == slot { return cells.3 }
-        return more.isEmpty ? nil : more[slot]
+        return more?[slot]
     }
 
     /// Stores `cell` in `slot`, replacing what the slot held.
@@ -27,7 +29,8 @@ struct ScopedInstances: Sendable {
         } else if slots.3 == slot || slots.3 < 0 {
             (slots.3, cells.3) = (slot, cell)
         } else {
-            more[slot] = cell
+            if more == nil { more = [:] }
+            more?[slot] = cell
         }
     }
 }

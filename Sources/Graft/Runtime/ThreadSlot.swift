@@ -33,6 +33,7 @@ final class ThreadSlot: Sendable {
 
     /// Runs `body` with `pointer` in this thread's slot; the caller keeps what it points at alive
     /// and in place until `body` returns.
+    @inline(__always)
     func with<Result, Failure: Error>(
         _ pointer: UnsafeRawPointer?,
         _ body: () throws(Failure) -> Result
