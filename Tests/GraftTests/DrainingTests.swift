@@ -72,10 +72,22 @@ private func drainingContainer(_ log: EventLog) throws -> Container {
         let stuck = container.makeScope()
         _ = try await stuck.resolve(UnitOfWork.self)
 
-        try await container.shutdown(gracePeriod: .milliseconds(20))
+        let cutOff = await #expect(throws: GraftError.self) {
+            try await container.shutdown(gracePeriod: .milliseconds(20))
+        }
 
+        // The shutdown ran to its end before reporting the work it cut off.
         #expect(stuck.isClosed)
         #expect(log.entries == ["unit", "pool"])
+        #expect(cutOff?.code == .gracePeriodRanOut)
+        #expect(
+            cutOff?.description == """
+                Graft: the shutdown's grace period of 0.02 seconds ran out and 1 scope was still open; \
+                they were closed for the work in them: an open scope holding UnitOfWork
+                  work that outlives the grace period is stuck or too slow: give it a limit of its own \
+                (a query or connection timeout), or a longer gracePeriod
+                """
+        )
         let error = await #expect(throws: GraftError.self) { try await stuck.resolve(UnitOfWork.self) }
         #expect(
             error?.description == """
@@ -97,6 +109,53 @@ private func drainingContainer(_ log: EventLog) throws -> Container {
         #expect(log.entries == ["pool"])
         try await container.shutdown(gracePeriod: .seconds(600))
         #expect(log.entries == ["pool"], "a second shutdown does nothing")
+    }
+
+    @Test func scopesOpenUntilWhatMustComeFirstHasFinished() async throws {
+        let log = EventLog()
+        let container = try drainingContainer(log)
+        let (serverStopped, stopServer) = AsyncStream<Never>.makeStream()
+        let (waiting, waitingSignal) = AsyncStream<Never>.makeStream()
+
+        let shutdown = Task {
+            try await container.shutdown(gracePeriod: .seconds(600)) {
+                waitingSignal.finish()
+                for await _ in serverStopped {}
+            }
+        }
+        for await _ in waiting {}
+        // The server still answers: its requests still get scopes.
+        #expect(!container.isShuttingDown)
+        let late = container.makeScope()
+        #expect(!late.isClosed)
+        _ = try await late.resolve(UnitOfWork.self)
+
+        stopServer.finish()
+        while !container.isShuttingDown { await Task.yield() }
+        #expect(container.makeScope().isClosed)
+        #expect(log.entries.isEmpty, "the open scope still drains")
+        try await late.close()
+        try await shutdown.value
+        #expect(log.entries == ["unit", "pool"])
+    }
+
+    @Test func theGracePeriodRunsWhileWhatMustComeFirstIsStillGoing() async throws {
+        let log = EventLog()
+        let container = try drainingContainer(log)
+        let stuck = container.makeScope()
+        _ = try await stuck.resolve(UnitOfWork.self)
+
+        let cutOff = await #expect(throws: GraftError.self) {
+            try await container.shutdown(gracePeriod: .milliseconds(20)) {
+                // A server that never stops: only the grace period ends the wait.
+                let (never, _) = AsyncStream<Never>.makeStream()
+                for await _ in never {}
+            }
+        }
+        #expect(stuck.isClosed)
+        #expect(log.entries == ["unit", "pool"])
+        #expect(cutOff?.code == .gracePeriodRanOut)
+        #expect(cutOff?.summary.hasSuffix("an open scope holding UnitOfWork") == true)
     }
 
     @Test func cancellingTheShutdownEndsTheGracePeriod() async throws {

@@ -180,53 +180,18 @@ public struct ContainerService: Service, CustomStringConvertible {
         }
     }
 
-    /// Drains the container for the grace period, from now, then shuts it down.
-    ///
-    /// When the period runs out with scopes still open, they are closed for the work in them, the
-    /// shutdown goes on, and this throws naming them: the group then ends with that error, and a
+    /// Drains the container for the grace period, from now, then shuts it down; throws
+    /// `gracePeriodRanOut` naming the scopes the period's end closed (see
+    /// `Container.shutdown(gracePeriod:drainingAfter:)`), so that the group ends with it and a
     /// server's process with a non-zero status, because requests did not finish.
     ///
     /// - Parameter awaitingTheGroup: Whether draining waits for the group's graceful shutdown to
     ///   reach this service first (a Unix signal trapped here comes before it); the grace period
     ///   runs from now either way.
     private func shutDown(awaitingTheGroup: Bool) async throws {
-        let stillOpen = try await withThrowingTaskGroup(of: [String].self) { shutdowns in
-            shutdowns.addTask {
-                if awaitingTheGroup { try? await gracefulShutdown() }
-                // Drains until the last scope closes. The grace period's end is the task below's
-                // alone to act on, so that what it closes is always named; cancelling this task
-                // when that one returns ends the wait.
-                try await container.shutdown(gracePeriod: Self.noLimit)
-                return []
-            }
-            shutdowns.addTask {
-                try? await Task.sleep(for: gracePeriod)
-                guard !Task.isCancelled else { return [] }
-                let open = container.openScopes
-                try await container.shutdown(gracePeriod: .zero)
-                return open
-            }
-            let first = try await shutdowns.next() ?? []
-            shutdowns.cancelAll()
-            return first
+        try await container.shutdown(gracePeriod: gracePeriod) {
+            if awaitingTheGroup { try? await gracefulShutdown() }
         }
-        if !stillOpen.isEmpty { throw Self.gracePeriodRanOut(gracePeriod, closing: stillOpen) }
-    }
-
-    /// Longer than any process waits: a drain that only cancellation ends.
-    private static let noLimit = Duration.seconds(365 * 24 * 3600)
-
-    static func gracePeriodRanOut(_ gracePeriod: Duration, closing open: [String]) -> GraftError {
-        let scopes = open.count == 1 ? "1 scope was" : "\(open.count) scopes were"
-        return GraftError(
-            .gracePeriodRanOut,
-            "the shutdown's grace period of \(gracePeriod) ran out and \(scopes) still open; "
-                + "they were closed for the work in them: \(open.joined(separator: "; "))",
-            hints: [
-                "work that outlives the grace period is stuck or too slow: give it a limit of its own "
-                    + "(a query or connection timeout), or give ContainerService a longer gracePeriod"
-            ]
-        )
     }
 
     /// How the service appears in `ServiceGroup`'s logs, with its grace period.

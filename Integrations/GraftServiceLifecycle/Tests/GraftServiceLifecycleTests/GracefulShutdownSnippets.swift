@@ -172,7 +172,7 @@ private struct BrokenPool: AsyncDisposable {
         #expect(
             error?.hints == [
                 "work that outlives the grace period is stuck or too slow: give it a limit of its own "
-                    + "(a query or connection timeout), or give ContainerService a longer gracePeriod"
+                    + "(a query or connection timeout), or a longer gracePeriod"
             ]
         )
     }
