@@ -3,6 +3,8 @@
 /// Each call follows the link `build()` prepared for that parameter, so no key is hashed per
 /// edge, and a plain dependency arrives with its type, with no dynamic cast.
 extension ContainerCore {
+    /// Called once per autowired parameter, from ``parameter(_:of:)``, which does nothing else.
+    @inline(__always)
     func resolveParameter<Parameter: Sendable>(
         _ type: Parameter.Type,
         of construction: inout Construction
@@ -16,14 +18,7 @@ extension ContainerCore {
         let state = construction.request.unsafelyUnwrapped.assumingMemoryBound(to: ResolveState.self)
         if let links = construction.links {
             let target = Int(links.assumingMemoryBound(to: Int32.self)[index])
-            if target >= 0 {
-                return try Self.makePlain(
-                    Unmanaged.passUnretained(self),
-                    table.entry(at: target),
-                    &state.pointee,
-                    as: type
-                )
-            }
+            if target >= 0 { return try makePlain(table.entry(at: target), &state.pointee, as: type) }
         }
         let entry = table.entries[construction.node]
         let dependency = entry.dependencies[index]
@@ -63,25 +58,20 @@ extension ContainerCore {
         return try cast(value, to: type, key)
     }
 
-    /// The instance of a plain dependency, borrowing the container and the entry instead of
-    /// retaining them.
-    @inlinable
-    static func makePlain<Parameter: Sendable>(
-        _ container: Unmanaged<ContainerCore>,
+    /// The instance of a plain dependency, borrowing the entry instead of retaining it (the
+    /// container is `self`, which the caller already lends).
+    @inline(__always)
+    func makePlain<Parameter: Sendable>(
         _ target: Unmanaged<Entry>,
         _ state: inout ResolveState,
         as type: Parameter.Type
     ) throws(GraftError) -> Parameter {
-        // The borrowing closures rethrow untyped errors, and their value cannot come back in
-        // an optional or a `Result`: this code is not specialized, so such a generic type would
-        // be looked up at run time on every call. The value comes back as it is, and an error,
+        // The borrowing closure rethrows untyped errors, and its value cannot come back in an
+        // optional or a `Result`: this code is not specialized, so such a generic type would be
+        // looked up at run time on every call. The value comes back as it is, and an error,
         // always a `GraftError`, is unboxed on the way out.
         do {
-            return try container._withUnsafeGuaranteedRef { container in
-                try target._withUnsafeGuaranteedRef { entry in
-                    try container.make(entry, &state) as Parameter
-                }
-            }
+            return try target._withUnsafeGuaranteedRef { entry in try make(entry, &state) as Parameter }
         } catch {
             throw GraftError.wrapping(error)
         }

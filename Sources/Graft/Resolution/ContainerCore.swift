@@ -123,7 +123,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     }
 
     /// Resolves registration `index` under `state`, borrowing its entry.
-    @usableFromInline
+    @usableFromInline @inline(__always)
     func resolveEntry<Service: Sendable>(_ index: Int, _ state: inout ResolveState) throws(GraftError) -> Service {
         do {
             return try table.entry(at: index)._withUnsafeGuaranteedRef { entry throws -> Service in
@@ -296,12 +296,13 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         _ entry: Entry,
         _ state: inout ResolveState
     ) throws(GraftError) {
-        var frame = try makeFrame(for: entry, &state)
+        // Optional, so that giving it back moves the one reference onto the shelf.
+        var frame: ResolutionFrame? = try makeFrame(for: entry, &state)
         defer { ResolutionFrame.giveBack(&frame) }
         var erased: any Sendable = value
         for activation in entry.activations {
             do {
-                try activation.run(&erased, frame)
+                try activation.run(&erased, frame.unsafelyUnwrapped)
             } catch let error as GraftError {
                 throw error
             } catch {
@@ -373,11 +374,12 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     }
 
     /// A frame for a closure or hook of `entry`; a cycle if `entry` is already under way.
-    @usableFromInline
+    ///
+    /// Inlined, with ``ResolutionFrame/lend(_:)``, into each construction that lends one: as
+    /// calls of their own they cost as much again as the lending itself.
+    @inline(__always)
     func makeFrame(for entry: Entry, _ state: inout ResolveState) throws(GraftError) -> ResolutionFrame {
-        if let path = state.frame?.path(from: entry.index) {
-            throw CycleReport.error(path + [entry.key])
-        }
+        if let frame = state.unmanagedFrame { try requireNoCycle(entering: entry, under: frame) }
         // Nested resolves through the frame share the call's `.graph` instances; a table
         // without `.graph` registrations needs no call state, and saves its allocation.
         if table.hasGraphLifetime { _ = state.sharedCall() }
@@ -393,6 +395,14 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
                 depth: state.depth
             )
         )
+    }
+
+    /// Throws the cycle when `entry`'s closure or hook is already under way above `frame`.
+    @inline(never)
+    func requireNoCycle(entering entry: Entry, under frame: Unmanaged<ResolutionFrame>) throws(GraftError) {
+        if let path = frame.takeUnretainedValue().path(from: entry.index) {
+            throw CycleReport.error(path + [entry.key])
+        }
     }
 
     // MARK: Shared instances

@@ -47,6 +47,7 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     }
 
     /// A frame for `step`: one from this thread's shelf, or a new one.
+    @inline(__always)
     static func lend(_ step: Step) -> ResolutionFrame {
         let shelf = LendingShelf.forThisThread
         guard let object = shelf._withUnsafeGuaranteedRef({ $0.take() }) else {
@@ -59,35 +60,34 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
         return frame
     }
 
-    /// Takes back a frame whose synchronous factory returned (if there was one), on the thread
-    /// it was lent on, while its resolve still keeps the container and scope alive.
+    /// Takes back a frame whose synchronous factory or hook returned (if there was one), on the
+    /// thread it was lent on, while its resolve still keeps the container and scope alive.
+    ///
+    /// The caller's reference moves back onto the shelf (`frame` is left `nil`), so giving a
+    /// frame back changes no reference count.
     static func giveBack(_ frame: inout ResolutionFrame?) {
-        guard frame != nil else { return }
-        giveBack(&frame!)
-    }
-
-    /// Takes back a frame whose synchronous factory or hook returned, on the thread it was lent
-    /// on, while its resolve still keeps the container and scope alive.
-    static func giveBack(_ frame: inout ResolutionFrame) {
-        giveBack(&frame, to: frame.shelf)
+        guard let lent = frame.take() else { return }
+        let shelf = lent.shelf
+        shelve(lent, on: shelf)
     }
 
     /// Takes back a frame whose factory returned after awaiting, maybe on another thread than
     /// the one it was lent on: it goes to this thread's shelf.
     static func giveBackAfterAwait(_ frame: inout ResolutionFrame?) {
-        guard frame != nil else { return }
-        giveBack(&frame!, to: LendingShelf.forThisThread)
+        guard let lent = frame.take() else { return }
+        shelve(lent, on: LendingShelf.forThisThread)
     }
 
     /// Takes back a frame whose factory returned, while its resolve still keeps the container
-    /// and scope alive: a frame nobody kept goes on `shelf`, one that is kept retains what it
+    /// and scope alive: a frame nobody kept moves onto `shelf`, one that is kept retains what it
     /// refers to.
-    static func giveBack(_ frame: inout ResolutionFrame, to shelf: Unmanaged<LendingShelf>) {
+    private static func shelve(_ frame: consuming ResolutionFrame, on shelf: Unmanaged<LendingShelf>) {
+        var frame = frame
         guard isKnownUniquelyReferenced(&frame) else {
             frame.retained = (frame.container, frame.scope, frame.parent, frame.call)
             return
         }
-        shelf._withUnsafeGuaranteedRef { $0.put(frame) }
+        LendingShelf.put(frame, on: shelf)
     }
 
     /// The container, for resolves that are not on the hot path.
@@ -111,6 +111,15 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
 
     /// The keys from the frame for `index` down to this one, or `nil` when `index` is not on the path.
     func path(from index: Int) -> [ServiceKey]? {
+        // Almost every call finds no cycle: walk the unretained links first, touching no
+        // reference count, and make the keys only for a cycle.
+        var step: Unmanaged<ResolutionFrame>? = Unmanaged.passUnretained(self)
+        while let frame = step {
+            let (entryIndex, parent) = frame._withUnsafeGuaranteedRef { ($0.entryIndex, $0.step.parent) }
+            if entryIndex == index { break }
+            step = parent
+        }
+        guard step != nil else { return nil }
         var keys: [ServiceKey] = []
         var link: ResolutionFrame? = self
         while let frame = link {

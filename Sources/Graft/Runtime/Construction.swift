@@ -254,14 +254,17 @@ enum ConstructionOutput {
             try fill(pointer)
             return pointer.assumingMemoryBound(to: Service.self).move()
         }
-        // Two steps, the first with no generic result: its closure is then specialized and
-        // inlined, while one returning `Service` would be called through the generic entry point.
-        try withUnsafeMutablePointer(to: &scratch) { memory throws(GraftError) in
-            try fill(UnsafeMutableRawPointer(memory))
-        }
-        return withUnsafeMutablePointer(to: &scratch) { memory in
-            UnsafeMutableRawPointer(memory).assumingMemoryBound(to: Service.self).move()
-        }
+        // The scratch's address for each call, as an argument: `withUnsafeMutablePointer` with a
+        // closure returning `Service` would be called through its generic entry point, in code
+        // that is not specialized.
+        try fill(&scratch)
+        return moveOut(&scratch, as: Service.self)
+    }
+
+    /// The instance a recipe delivered to `memory`, moved out.
+    @inline(__always)
+    private static func moveOut<Service>(_ memory: UnsafeMutableRawPointer, as type: Service.Type) -> Service {
+        memory.assumingMemoryBound(to: Service.self).move()
     }
 
     /// ``make(_:expected:scratch:_:)`` for a fill that awaits: the memory is on the heap, since

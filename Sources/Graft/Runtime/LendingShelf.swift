@@ -10,7 +10,10 @@ final class LendingShelf {
     /// the rest, which are released when they come back.
     static let capacity = 16
 
-    private let slots: UnsafeMutablePointer<Unmanaged<AnyObject>>
+    /// The objects on the shelf: the first `count` are initialized, each holding the shelf's
+    /// one strong reference. Moved in by ``put(_:on:)`` and out by ``take()``, so lending an
+    /// object and taking it back changes no reference count.
+    private let slots: UnsafeMutablePointer<AnyObject>
     /// Unchecked exclusivity: only the shelf's own thread touches it, one call at a time.
     @exclusivity(unchecked) private var count = 0
 
@@ -19,7 +22,7 @@ final class LendingShelf {
     }
 
     deinit {
-        for index in 0..<count { slots[index].release() }
+        slots.deinitialize(count: count)
         slots.deallocate()
     }
 
@@ -36,14 +39,22 @@ final class LendingShelf {
     func take() -> AnyObject? {
         guard count > 0 else { return nil }
         count -= 1
-        return slots[count].takeRetainedValue()
+        return (slots + count).move()
     }
 
-    /// Keeps `object` for a later ``take()``, unless the shelf is full.
+    /// Keeps `object` on `shelf` for a later ``take()``, unless the shelf is full: the caller's
+    /// reference moves onto the shelf.
     @inline(__always)
-    func put(_ object: AnyObject) {
-        guard count < Self.capacity else { return }
-        slots[count] = Unmanaged.passRetained(object)
-        count += 1
+    static func put(_ object: consuming AnyObject, on shelf: Unmanaged<LendingShelf>) {
+        guard let slot = shelf._withUnsafeGuaranteedRef({ $0.reserveSlot() }) else { return }
+        slot.initialize(to: object)
+    }
+
+    /// The next free slot, counted as taken, which the caller initializes; `nil` when full.
+    @inline(__always)
+    private func reserveSlot() -> UnsafeMutablePointer<AnyObject>? {
+        guard count < Self.capacity else { return nil }
+        defer { count += 1 }
+        return slots + count
     }
 }
