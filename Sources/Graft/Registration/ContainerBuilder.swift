@@ -130,7 +130,7 @@ public struct ContainerBuilder: Sendable {
             addExistential(type, name, lifetime, dependencies, fileID, line, factory: factory)
             return
         }
-        addClosure(type, name, lifetime, dependencies, fileID, line, .closure(factory))
+        addClosure(type, name, lifetime, dependencies, fileID, line, .closure(factory, registeredAs: type))
     }
 
     /// Registers an `async` closure factory, for services that need `await` to start.

@@ -9,12 +9,17 @@
 /// the user made it, and the entry makes the closure for the registered type when it is first
 /// made (``Recipe/Body/closureOfRegisteredType(_:)``).
 extension Recipe {
-    /// The recipe of a synchronous closure factory.
+    /// The recipe of a synchronous closure factory registered as `type`.
+    ///
+    /// The factory is kept erased only when `type` is `Service` itself, so that the entry, which
+    /// knows the registered type alone, unerases it as the very type it was erased as (a
+    /// subclass's metatype passed as `type` keeps the closure).
     @inlinable
     static func closure<Service: Sendable>(
-        _ make: @escaping @Sendable (any Resolver) throws -> Service
+        _ make: @escaping @Sendable (any Resolver) throws -> Service,
+        registeredAs type: Service.Type
     ) -> Recipe {
-        guard _isConcrete(Service.self) else {
+        if !_isConcrete(Service.self), ObjectIdentifier(type) == ObjectIdentifier(Service.self) {
             return Recipe(closureOfRegisteredType: ErasedFactory(ClosureFactory(make: make)))
         }
         return Recipe(.closure) { construction in
@@ -39,9 +44,8 @@ extension Recipe {
     /// The closure that runs `factory`, which ``closure(_:)`` erased, for `type`, the registered
     /// type: made when the registration's entry is first made.
     ///
-    /// `register(type, …)` made the registration, so `type` is the `Service` the factory was
-    /// erased with, or, when the caller passed a subclass's metatype, a class laid out as that
-    /// class is (one reference), as the engine reads every such instance.
+    /// `type` is the `Service` the factory was erased with: ``closure(_:registeredAs:)`` erases
+    /// it only when the registered type is that very type.
     static func closure(running factory: ErasedFactory, for type: any Sendable.Type) -> Build {
         func build<Registered: Sendable>(_: Registered.Type) -> Build {
             let make = factory.unerased(as: ClosureFactory<Registered>.self).make

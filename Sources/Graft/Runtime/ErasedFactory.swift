@@ -7,8 +7,7 @@
 /// none), declared with the factory's generic type, so its layout is the same whatever the
 /// service type is. ``init(_:)`` takes such a holder, and ``unerased(as:)`` is asked only for
 /// the holder of the type the `register` call that erased it registered (see
-/// `Recipe.closure(running:for:)`): the same holder, or for a subclass's metatype one whose
-/// closure returns a class reference as well. In between, ``held`` is that closure seen as
+/// `Recipe.closure(running:for:)`), which is the holder's own type. In between, ``held`` is that closure seen as
 /// another closure type of the same two words: it is never called, only copied and released
 /// with its recipe, which retains and releases the context exactly as the original closure
 /// would. `unsafeBitCast` checks the sizes.
