@@ -69,7 +69,44 @@ private struct EngineModule: Module {
     }
 }
 
+/// A registration helper generic over the service type, as apps write them: `register` runs
+/// without knowing the type at compile time.
+private func registerGenerically<Service: Sendable>(
+    _ type: Service.Type,
+    lifetime: Lifetime,
+    in builder: inout ContainerBuilder,
+    _ make: @escaping @Sendable () -> Service
+) {
+    builder.register(type, lifetime: lifetime) { _ in make() }
+}
+
+/// A value larger than the 64 bytes an instance is handed over in on the stack.
+private struct PitBoard: Sendable, Equatable {
+    var lane = 7
+    var crew = ["Ana", "Ben"]
+    var laps: (Int, Int, Int, Int) = (1, 2, 3, 4)
+    var sectors: (Int, Int, Int, Int) = (5, 6, 7, 8)
+
+    static func == (lhs: PitBoard, rhs: PitBoard) -> Bool {
+        lhs.lane == rhs.lane && lhs.crew == rhs.crew && lhs.laps == rhs.laps && lhs.sectors == rhs.sectors
+    }
+}
+
 @Suite struct RegistrationTests {
+    @Test(arguments: [Lifetime.transient, .singleton, .graph])
+    func closureRegisteredFromGenericCodeResolvesItsInstance(_ lifetime: Lifetime) throws {
+        var builder = ContainerBuilder()
+        registerGenerically(Int.self, lifetime: lifetime, in: &builder) { 42 }
+        registerGenerically(String.self, lifetime: lifetime, in: &builder) { "pit lane" }
+        registerGenerically(PitBoard.self, lifetime: lifetime, in: &builder) { PitBoard(lane: 3) }
+        registerGenerically((any Engine).self, lifetime: lifetime, in: &builder) { V12Engine() }
+        let container = try builder.build()
+        #expect(try container.resolve(Int.self) == 42)
+        #expect(try container.resolve(String.self) == "pit lane")
+        #expect(try container.resolve(PitBoard.self) == PitBoard(lane: 3))
+        #expect(try container.resolve((any Engine).self) is V12Engine)
+    }
+
     @Test(arguments: Lifetime.allCases)
     func lastRegistrationWinsForSingleResolve(_ lifetime: Lifetime) throws {
         var builder = ContainerBuilder()

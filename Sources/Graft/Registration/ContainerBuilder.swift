@@ -130,11 +130,7 @@ public struct ContainerBuilder: Sendable {
             addExistential(type, name, lifetime, dependencies, fileID, line, factory: factory)
             return
         }
-        let recipe = Recipe(.closure) { construction in
-            let service = try factory(construction.resolver())
-            try construction.deliver(service)
-        }
-        addClosure(type, name, lifetime, dependencies, fileID, line, recipe)
+        addClosure(type, name, lifetime, dependencies, fileID, line, .closure(factory, registeredAs: type))
     }
 
     /// Registers an `async` closure factory, for services that need `await` to start.

@@ -10,8 +10,8 @@ struct Recipe: Sendable {
     @usableFromInline typealias Build = @Sendable (inout Construction) throws -> Void
     @usableFromInline typealias BuildAsync = @Sendable (inout Construction) async throws -> Void
 
-    /// The one closure that makes the instance: one field for both forms, so a registration
-    /// stores one closure's two words, not two.
+    /// The closure that makes the instance: one field for its forms, so a registration stores
+    /// one closure's two words, not two.
     @usableFromInline let body: Body
     /// How the instance is made, as validation and diagrams see it.
     @usableFromInline let kind: FactoryKind
@@ -20,6 +20,11 @@ struct Recipe: Sendable {
     enum Body: Sendable {
         case sync(Build)
         case async(BuildAsync)
+        /// A synchronous closure factory kept as the user made it, where its service type was a
+        /// generic parameter at run time (see `Recipe.closure(_:)`): the closure that runs it
+        /// is made for the registered type when the entry is first made, so the registrations
+        /// that are never resolved pay for none.
+        case closureOfRegisteredType(ErasedFactory)
     }
 
     @usableFromInline
@@ -34,6 +39,12 @@ struct Recipe: Sendable {
         self.body = .async(buildAsync)
     }
 
+    @usableFromInline
+    init(closureOfRegisteredType factory: ErasedFactory) {
+        self.kind = .closure
+        self.body = .closureOfRegisteredType(factory)
+    }
+
     /// What an entry holds as its synchronous factory when it has only an async one; the
     /// engine checks for an async factory before it calls one, so this never runs.
     static let awaitedOnly: Build = { _ in
@@ -44,6 +55,22 @@ struct Recipe: Sendable {
     @usableFromInline var buildAsync: BuildAsync? {
         guard case .async(let build) = body else { return nil }
         return build
+    }
+
+    /// Whether the factory must be awaited.
+    var isAsync: Bool {
+        guard case .async = body else { return false }
+        return true
+    }
+
+    /// The synchronous factory for `serviceType`, the registered type; for an async factory,
+    /// one that is never run (see ``awaitedOnly``).
+    func build(for serviceType: any Sendable.Type) -> Build {
+        switch body {
+        case .sync(let build): build
+        case .closureOfRegisteredType(let factory): Self.closure(running: factory, for: serviceType)
+        case .async: Self.awaitedOnly
+        }
     }
 }
 

@@ -88,17 +88,11 @@ final class Entry: Sendable {
         self.lifetime = registration.lifetime
         self.scopeTag = registration.scopeTag
         self.recipe = registration.recipe
-        // Matched out of the recipe's own enum: passing the closure through a generic
-        // `Optional` (`recipe.build ?? …`) would wrap it in two reabstraction thunks, two
-        // allocations per entry and an extra call per construction.
-        switch registration.recipe.body {
-        case .sync(let build):
-            self.build = build
-            self.isAsync = false
-        case .async:
-            self.build = Recipe.awaitedOnly
-            self.isAsync = true
-        }
+        // Matched out of the recipe's own enum (see `Recipe.build(for:)`): passing the closure
+        // through a generic `Optional` (`recipe.build ?? …`) would wrap it in two reabstraction
+        // thunks, two allocations per entry and an extra call per construction.
+        self.build = registration.recipe.build(for: registration.serviceType)
+        self.isAsync = registration.recipe.isAsync
         self.serviceType = registration.serviceType
         func holdsItself<Service>(_ type: Service.Type) -> Bool { InstanceCell.holdsInstanceItself(type) }
         self.holdsInstanceItself = holdsItself(registration.serviceType)

@@ -9,8 +9,9 @@
 // holder (`WeakInstance`), the per-thread record of the creation under way (`ThreadSlot`), one
 // object per thread that the engine keeps between resolves (`ThreadLocalObject`), each thread's
 // shelf of resolvers lent to closure factories (`LendingShelf`, which holds them by manual
-// retains), the hop to a fresh stack for very deep resolutions (`StackExtension`) and the runtime's
-// metadata kind, which tells an existential registered type (`isExistentialType`).
+// retains), the hop to a fresh stack for very deep resolutions (`StackExtension`), the runtime's
+// metadata kind, which tells an existential registered type (`isExistentialType`), and the
+// user's factory closure kept in its own two words, without a closure around it (`ErasedFactory`).
 //
 // The one invariant that makes them sound:
 //
@@ -24,7 +25,8 @@
 //   dangle, and reading them needs no lock.
 // - "Made as the type of its own key": a recipe is created by the same `register` call that
 //   creates its registration's key, from the same `Service` type, and delivers exactly a
-//   `Service`. Entries are found under their own key, or linked as a dependency whose key is
+//   `Service`; a factory it keeps erased is read back only as the holder of the registered
+//   type. Entries are found under their own key, or linked as a dependency whose key is
 //   the parameter's type. So the memory `ConstructionOutput` reserves, and the boxes shared
 //   instances live in, hold the type the caller reads; `ConstructionOutput` checks the key's
 //   type against the type it reads before it reads, and reports a mismatch as an error.
