@@ -31,6 +31,16 @@ final class ThreadSlot: Sendable {
         pthread_getspecific(key).map { UnsafeRawPointer($0) }
     }
 
+    /// Runs `body` with `record`'s address in this thread's slot, for a caller that passes a
+    /// variable of its own (`&record`): its address stays valid for the whole call.
+    @inline(__always)
+    func with<Record, Result, Failure: Error>(
+        _ record: UnsafePointer<Record>,
+        _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try with(UnsafeRawPointer(record), body)
+    }
+
     /// Runs `body` with `pointer` in this thread's slot; the caller keeps what it points at alive
     /// and in place until `body` returns.
     @inline(__always)
