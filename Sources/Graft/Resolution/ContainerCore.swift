@@ -495,6 +495,10 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
 
     /// Publishes what `creation` made, or its failure, and wakes every waiter of `claim`, which
     /// `issuer` issued.
+    ///
+    /// Inlined into its two callers: as a generic call of its own in code that is not
+    /// specialized, it passes type metadata, a closure context and an indirect result.
+    @inline(__always)
     func completeShared<Service: Sendable>(
         _ entry: Entry,
         _ scope: Scope,
