@@ -72,7 +72,7 @@ final class Entry: Sendable {
     let observedName: String
 
     init(
-        registration: Registration,
+        registration: borrowing Registration,
         index: Int,
         dependencies linkedDependencies: [Dependency]?,
         links: [Int],
@@ -132,15 +132,15 @@ final class Entry: Sendable {
     /// `graph` is borrowed: an initializer otherwise takes its arguments as its own, which would
     /// copy the whole graph (a retain of each of its arrays) for every entry made.
     convenience init(graph: borrowing DependencyGraph, index: Int, isObserved: Bool = false) {
-        let registration = graph.registrations[index]
         let links = graph.links[index]
+        let lifetime = graph.registrations[index].lifetime
         self.init(
-            registration: registration,
+            registration: graph.registrations[index],
             index: index,
             dependencies: graph.dependenciesArePlain(of: index) ? nil : graph.dependencies(of: index),
             links: links,
             linksToSingletons: links.contains { $0 >= 0 && graph.lifetime($0).store == .rootSlot },
-            slot: registration.lifetime.store == .none || registration.lifetime.store == .call ? -1 : index,
+            slot: lifetime.store == .none || lifetime.store == .call ? -1 : index,
             asyncCause: graph.asyncCause(index),
             isObserved: isObserved
         )

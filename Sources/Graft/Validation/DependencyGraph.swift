@@ -33,6 +33,11 @@ struct DependencyGraph: Sendable {
     /// Stored as 32-bit indexes, `-1` for none: 4 bytes per registration instead of 16; and
     /// empty when no factory is async, as in most graphs: then no registration needs `await`.
     private var asyncCauses: [Int32] = []
+    /// The registrations whose dependencies are not all plain (see ``dependenciesArePlain(of:)``),
+    /// in increasing order. Linking decides it while it looks each key up anyway, so an entry
+    /// made later need not look again; and most graphs have none, so a registration pays no
+    /// byte for the answer.
+    private var nonPlainNodes: [Int32] = []
 
     /// Whether any registration's factory is async.
     var hasAsyncFactory: Bool { !asyncCauses.isEmpty }
@@ -60,6 +65,7 @@ struct DependencyGraph: Sendable {
         var missing: [(Int, ServiceKey)] = []
         var factories: [(Int, Int, [ServiceKey])] = []
         var argumentTakers: [Int] = []
+        var nonPlainNodes: [Int32] = []
         links.reserveCapacity(registrations.count)
         edges.reserveCapacity(registrations.count)
         for index in registrations.indices {
@@ -74,11 +80,13 @@ struct DependencyGraph: Sendable {
             var entryEdges: [Edge] = []
             entryLinks.reserveCapacity(declaredDependencies.count)
             entryEdges.reserveCapacity(declaredDependencies.count)
+            var isPlain = true
             for (position, declared) in declaredDependencies.enumerated() {
                 if declared.isArgument {
                     // The caller passes it: no edge, and nothing is missing.
                     if argumentTakers.last != index { argumentTakers.append(index) }
                     entryLinks.append(-1)
+                    isPlain = false
                     continue
                 }
                 if let target = serviceIndex.winner(for: declared.key) {
@@ -87,6 +95,9 @@ struct DependencyGraph: Sendable {
                     entryEdges.append(Edge(target: target, isImmediate: true))
                     continue
                 }
+                // A parameter whose own key nobody registers may be a `Lazy`, a `Provider` or an
+                // optional; a key named outright stays plain (and, if missing, is reported).
+                if declared.isParameter { isPlain = false }
                 let dependency = Dependency.linked(declared, isRegistered: false)
                 if let arguments = dependency.factoryArguments {
                     factories.append((index, position, arguments))
@@ -104,12 +115,14 @@ struct DependencyGraph: Sendable {
             }
             links.append(entryLinks)
             edges.append(entryEdges)
+            if !isPlain { nonPlainNodes.append(Int32(index)) }
         }
         self.links = links
         self.edges = edges
         self.missing = missing
         self.factories = factories
         self.argumentTakers = argumentTakers
+        self.nonPlainNodes = nonPlainNodes
         self.asyncCauses = computeAsyncCauses()
     }
 
@@ -130,14 +143,18 @@ struct DependencyGraph: Sendable {
 
     /// Whether every dependency of `node` links as a plain one (``Dependency/Kind/direct``),
     /// answered without making them: no runtime argument, and no parameter that its own key
-    /// leaves unregistered (which may be a `Lazy`, a `Provider` or an optional).
+    /// leaves unregistered (which may be a `Lazy`, a `Provider` or an optional). Linking
+    /// recorded the others, so this is a search of a short list, usually an empty one.
     func dependenciesArePlain(of node: Int) -> Bool {
-        let declared = registrations[node].dependencies
-        let targets = links[node]
-        return declared.indices.allSatisfy { position in
-            !declared[position].isArgument
-                && (!declared[position].isParameter || isRegistered(declared[position], targets[position]))
+        guard !nonPlainNodes.isEmpty else { return true }
+        let wanted = Int32(node)
+        var low = 0
+        var high = nonPlainNodes.count
+        while low < high {
+            let middle = (low + high) / 2
+            if nonPlainNodes[middle] < wanted { low = middle + 1 } else { high = middle }
         }
+        return low == nonPlainNodes.count || nonPlainNodes[low] != wanted
     }
 
     /// Whether the registration `target` (`-1` for none), which linking found for `declared`,
@@ -206,6 +223,7 @@ struct DependencyGraph: Sendable {
             argumentTakers: argumentTakers,
             firstAdapter: first
         )
+        graph.nonPlainNodes = nonPlainNodes
         graph.asyncCauses = graph.computeAsyncCauses()
         return graph
     }
@@ -232,6 +250,7 @@ struct DependencyGraph: Sendable {
             argumentTakers: argumentTakers,
             firstAdapter: firstAdapter
         )
+        graph.nonPlainNodes = nonPlainNodes
         graph.asyncCauses = asyncCauses
         return graph
     }
