@@ -93,9 +93,7 @@ public final class Injected<Value: Sendable>: Sendable {
             let resolved: Value
             switch binding {
             case .origin(let origin):
-                let (container, scope) = try origin.resolvable(key)
-                var resolution = ResolveState(scope: scope)
-                resolved = try container.resolve(Value.self, name: name, &resolution)
+                resolved = try origin.resolve(Value.self, name: name)
             case .resolver(let resolver):
                 resolved = try resolver.resolve(Value.self, name: name)
             }

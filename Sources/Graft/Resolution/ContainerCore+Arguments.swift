@@ -176,14 +176,14 @@ struct DeferredLink: Sendable {
     }
 
     func resolve<Service: Sendable>(_ type: Service.Type) throws(GraftError) -> Service {
-        let (container, scope) = try origin.resolvable(key)
-        var state = ResolveState(scope: scope)
-        return try container.make(container.table.entries[target], &state)
+        try origin.resolving(key) { container, state throws(GraftError) in
+            try container.make(container.table.entries[target], &state)
+        }
     }
 
     func resolveAsync<Service: Sendable>(_ type: Service.Type) async throws(GraftError) -> Service {
-        let (container, scope) = try origin.resolvable(key)
-        var state = ResolveState(scope: scope)
-        return try await container.makeAsync(container.table.entries[target], &state)
+        try await origin.resolving(key) { container, state async throws(GraftError) in
+            try await container.makeAsync(container.table.entries[target], &state)
+        }
     }
 }
