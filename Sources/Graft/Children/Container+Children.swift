@@ -398,7 +398,7 @@ extension Registration {
 extension Construction {
     /// The engine running this construction.
     var resolvingContainer: ContainerCore {
-        unsafeDowncast(site.takeUnretainedValue(), to: ContainerCore.self)
+        unsafeDowncast(site.object, to: ContainerCore.self)
     }
 
     /// The scope the construction resolves in (the root's record for the container itself).

@@ -32,7 +32,7 @@ extension ContainerCore {
     func adoptDelivered(_ disposal: Disposal, for construction: borrowing Construction) throws(GraftError) {
         // The owner is always a `Scope`: `construct` is the only place that sets it.
         guard let object = construction.owner else { return }
-        let owner = unsafeDowncast(object.takeUnretainedValue(), to: Scope.self)
+        let owner = unsafeDowncast(object.object, to: Scope.self)
         let entry = table.entries[construction.node]
         try adopt(observed(DisposalRecord(disposal, key: entry.key), entry), by: owner)
     }
@@ -62,19 +62,11 @@ extension ContainerCore {
     /// container is `self`, which the caller already lends).
     @inline(__always)
     func makePlain<Parameter: Sendable>(
-        _ target: Unmanaged<Entry>,
+        _ target: Unretained<Entry>,
         _ state: inout ResolveState,
         as type: Parameter.Type
     ) throws(GraftError) -> Parameter {
-        // The borrowing closure rethrows untyped errors, and its value cannot come back in an
-        // optional or a `Result`: this code is not specialized, so such a generic type would be
-        // looked up at run time on every call. The value comes back as it is, and an error,
-        // always a `GraftError`, is unboxed on the way out.
-        do {
-            return try target._withUnsafeGuaranteedRef { entry in try make(entry, &state) as Parameter }
-        } catch {
-            throw GraftError.wrapping(error)
-        }
+        try target.with { entry throws(GraftError) in try make(entry, &state) as Parameter }
     }
 
     /// The value for parameter `index` of `entry`, untyped: resolved now, a `Lazy`/`Provider`,

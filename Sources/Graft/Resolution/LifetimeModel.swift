@@ -95,9 +95,9 @@ extension ContainerCore {
         // nothing.
         let address = UInt(bitPattern: scope.id) >> 5
         let index = Int(address % UInt(scopeCoordinators.count))
-        if let made = scopeCoordinators.load(index) { return made.takeUnretainedValue() }
+        if let made = scopeCoordinators.load(index) { return made.object }
         let candidate = CreationCoordinator()
-        return scopeCoordinators.publish(candidate, at: index).takeUnretainedValue()
+        return scopeCoordinators.publish(candidate, at: index).object
     }
 
     /// The slot a shared instance of `entry` (a root one: scopes claim their own, see
@@ -130,7 +130,7 @@ extension ContainerCore {
         case .scopeSlot: scope.scopedInstance(entry.slot)
         case .weakTable: weakCell(entry.slot, as: Service.self)
         case .none, .call, .rootSlot:
-            singletons.load(entry.slot).map { InstanceCell(object: $0.takeUnretainedValue()) }
+            singletons.load(entry.slot).map { InstanceCell(object: $0.object) }
         }
     }
 

@@ -39,9 +39,9 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     @exclusivity(unchecked) private var retained: (ContainerCore, Scope, ResolutionFrame?, CallState?)?
 
     /// The shelf of the thread the frame was lent on, which a synchronous factory returns it to.
-    @exclusivity(unchecked) private var shelf: Unmanaged<LendingShelf>
+    @exclusivity(unchecked) private var shelf: Unretained<LendingShelf>
 
-    private init(_ step: Step, shelf: Unmanaged<LendingShelf>) {
+    private init(_ step: Step, shelf: Unretained<LendingShelf>) {
         self.step = step
         self.shelf = shelf
     }
@@ -50,7 +50,7 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     @inline(__always)
     static func lend(_ step: Step) -> ResolutionFrame {
         let shelf = LendingShelf.forThisThread
-        guard let object = shelf._withUnsafeGuaranteedRef({ $0.take() }) else {
+        guard let object = shelf.with({ $0.take() }) else {
             return ResolutionFrame(step, shelf: shelf)
         }
         // Only frames are ever put on the shelf (see `giveBack`).
@@ -81,7 +81,7 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     /// Takes back a frame whose factory returned, while its resolve still keeps the container
     /// and scope alive: a frame nobody kept moves onto `shelf`, one that is kept retains what it
     /// refers to.
-    private static func shelve(_ frame: consuming ResolutionFrame, on shelf: Unmanaged<LendingShelf>) {
+    private static func shelve(_ frame: consuming ResolutionFrame, on shelf: Unretained<LendingShelf>) {
         var frame = frame
         guard isKnownUniquelyReferenced(&frame) else {
             frame.retained = (frame.container, frame.scope, frame.parent, frame.call)

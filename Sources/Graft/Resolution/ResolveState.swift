@@ -68,7 +68,7 @@ struct ResolveState: Sendable {
 
     /// The scope as a construction's owner (see ``Construction/owner``).
     @inlinable
-    var owner: Unmanaged<AnyObject> { Unmanaged.fromOpaque(unmanagedScope.toOpaque()) }
+    var owner: Unretained<AnyObject> { Unretained(opaque: unmanagedScope.toOpaque()) }
 
     @usableFromInline
     mutating func sharedCall() -> CallState {
