@@ -64,7 +64,7 @@ public final class Container: Resolver {
     public func makeScope() -> Scope {
         // The root borrowed, not read from `core.root`, which would retain and release it: a
         // count that every thread making scopes writes to.
-        core.unretainedRoot._withUnsafeGuaranteedRef { Scope(container: core, parent: $0) }
+        core.unretainedRoot.with { Scope(container: core, parent: $0) }
     }
 
     /// Runs `body` with a new scope and closes the scope when `body` ends.

@@ -72,7 +72,7 @@ extension ContainerCore {
             if entry.scopeTag != nil { return try taggedPlacement(of: entry, state) }
             try requireScope(entry, state)
             // Borrowed, as the state holds it: the caller keeps the scope alive.
-            let box = state.unmanagedScope._withUnsafeGuaranteedRef { $0.scopedInstance(entry.slot) }
+            let box = state.unretainedScope.with { $0.scopedInstance(entry.slot) }
             if let box { return .existing(box) }
             return .shared
         case .rootSlot, .weakTable:

@@ -21,10 +21,10 @@
 final class ResolutionFrame: Resolver, @unchecked Sendable {
     /// What a frame is lent for.
     struct Step {
-        let container: Unmanaged<ContainerCore>
-        let scope: Unmanaged<Scope>
-        let parent: Unmanaged<ResolutionFrame>?
-        let call: Unmanaged<CallState>?
+        let container: Unretained<ContainerCore>
+        let scope: Unretained<Scope>
+        let parent: Unretained<ResolutionFrame>?
+        let call: Unretained<CallState>?
         /// The entry whose factory or hook receives the frame.
         let entryIndex: Int
         let singleton: Int
@@ -91,17 +91,17 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     }
 
     /// The container, for resolves that are not on the hot path.
-    var container: ContainerCore { step.container.takeUnretainedValue() }
+    var container: ContainerCore { step.container.object }
     /// The scope, for resolves that are not on the hot path.
-    var scope: Scope { step.scope.takeUnretainedValue() }
-    var parent: ResolutionFrame? { step.parent?.takeUnretainedValue() }
-    var call: CallState? { step.call?.takeUnretainedValue() }
+    var scope: Scope { step.scope.object }
+    var parent: ResolutionFrame? { step.parent?.object }
+    var call: CallState? { step.call?.object }
     /// The entry whose factory or hook received this frame.
     var entryIndex: Int { step.entryIndex }
 
     var state: ResolveState {
         ResolveState(
-            unmanagedScope: step.scope,
+            unretainedScope: step.scope,
             frame: self,
             call: call,
             singleton: step.singleton,
@@ -113,9 +113,10 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     func path(from index: Int) -> [ServiceKey]? {
         // Almost every call finds no cycle: walk the unretained links first, touching no
         // reference count, and make the keys only for a cycle.
-        var step: Unmanaged<ResolutionFrame>? = Unmanaged.passUnretained(self)
+        // `self` is alive for the call, and each parent's factory runs further up its resolve.
+        var step: Unretained<ResolutionFrame>? = Unretained(self)
         while let frame = step {
-            let (entryIndex, parent) = frame._withUnsafeGuaranteedRef { ($0.entryIndex, $0.step.parent) }
+            let (entryIndex, parent) = frame.with { ($0.entryIndex, $0.step.parent) }
             if entryIndex == index { break }
             step = parent
         }
@@ -133,10 +134,8 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     @usableFromInline
     func resolve<Service: Sendable>(_ type: Service.Type, name: String?) throws(GraftError) -> Service {
         var state = self.state
-        do {
-            return try step.container._withUnsafeGuaranteedRef { try $0.resolve(type, name: name, &state) }
-        } catch {
-            throw GraftError.wrapping(error)
+        return try step.container.with { container throws(GraftError) in
+            try container.resolve(type, name: name, &state)
         }
     }
 
@@ -149,11 +148,7 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     @usableFromInline
     func resolveAll<Service: Sendable>(_ type: Service.Type) throws(GraftError) -> [Service] {
         var state = self.state
-        do {
-            return try step.container._withUnsafeGuaranteedRef { try $0.resolveAll(type, &state) }
-        } catch {
-            throw GraftError.wrapping(error)
-        }
+        return try step.container.with { container throws(GraftError) in try container.resolveAll(type, &state) }
     }
 
     @usableFromInline

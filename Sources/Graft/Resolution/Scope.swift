@@ -105,7 +105,8 @@ public final class Scope: Resolver, @unchecked Sendable {
 
     @inlinable
     public func resolve<Service: Sendable>(_ type: Service.Type, name: String?) throws(GraftError) -> Service {
-        try container.resolve(type, name: name, from: Unmanaged.passUnretained(self))
+        // `self` is alive for the call.
+        try container.resolve(type, name: name, from: Unretained(self))
     }
 
     public func resolve<Service: Sendable>(_ type: Service.Type, name: String?) async throws(GraftError) -> Service {
