@@ -66,7 +66,15 @@ extension ContainerCore {
         _ state: inout ResolveState,
         as type: Parameter.Type
     ) throws(GraftError) -> Parameter {
-        try target.with { entry throws(GraftError) in try make(entry, &state) as Parameter }
+        // The borrowing closure rethrows untyped errors, and its value cannot come back in an
+        // optional or a `Result`: this code is not specialized, so such a generic type would be
+        // looked up at run time on every call. The value comes back as it is, and an error,
+        // always a `GraftError`, is unboxed on the way out.
+        do {
+            return try target.with { entry in try make(entry, &state) as Parameter }
+        } catch {
+            throw GraftError.wrapping(error)
+        }
     }
 
     /// The value for parameter `index` of `entry`, untyped: resolved now, a `Lazy`/`Provider`,

@@ -136,9 +136,13 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     /// Resolves registration `index` under `state`, borrowing its entry.
     @usableFromInline @inline(__always)
     func resolveEntry<Service: Sendable>(_ index: Int, _ state: inout ResolveState) throws(GraftError) -> Service {
-        try table.entry(at: index).with { entry throws(GraftError) -> Service in
-            if state.scope.isClosed { throw closedError(entry.key, state.scope) }
-            return try makeNew(entry, &state)
+        do {
+            return try table.entry(at: index).with { entry throws -> Service in
+                if state.scope.isClosed { throw closedError(entry.key, state.scope) }
+                return try makeNew(entry, &state)
+            }
+        } catch {
+            throw GraftError.wrapping(error)
         }
     }
 

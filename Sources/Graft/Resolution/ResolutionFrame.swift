@@ -134,8 +134,10 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     @usableFromInline
     func resolve<Service: Sendable>(_ type: Service.Type, name: String?) throws(GraftError) -> Service {
         var state = self.state
-        return try step.container.with { container throws(GraftError) in
-            try container.resolve(type, name: name, &state)
+        do {
+            return try step.container.with { try $0.resolve(type, name: name, &state) }
+        } catch {
+            throw GraftError.wrapping(error)
         }
     }
 
@@ -148,7 +150,11 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     @usableFromInline
     func resolveAll<Service: Sendable>(_ type: Service.Type) throws(GraftError) -> [Service] {
         var state = self.state
-        return try step.container.with { container throws(GraftError) in try container.resolveAll(type, &state) }
+        do {
+            return try step.container.with { try $0.resolveAll(type, &state) }
+        } catch {
+            throw GraftError.wrapping(error)
+        }
     }
 
     @usableFromInline

@@ -102,7 +102,11 @@ struct Construction {
             return InstanceCell.storedValue(at: address, as: Parameter.self)
         }
         defer { position += 1 }
-        return try site.with { site throws(GraftError) in try site.parameter(type, of: &self) }
+        do {
+            return try site.with { try $0.parameter(type, of: &self) }
+        } catch {
+            throw GraftError.wrapping(error)
+        }
     }
 
     /// The address of the existing instance the next parameter links to, if the link is plain
@@ -155,7 +159,11 @@ struct Construction {
     /// Hands `disposal` to the owner, through the borrowed engine.
     @usableFromInline
     func adopt(_ disposal: Disposal) throws(GraftError) {
-        try site.with { site throws(GraftError) in try site.adopt(disposal, for: self) }
+        do {
+            try site.with { try $0.adopt(disposal, for: self) }
+        } catch {
+            throw GraftError.wrapping(error)
+        }
     }
 
     /// Hands over an instance its owner disposes with `await dispose()`.

@@ -31,18 +31,14 @@ struct Unretained<Object: AnyObject> {
     }
 
     /// Calls `body` with the object borrowed: no reference count changes hands.
+    ///
+    /// Untyped `rethrows`, as the borrowing call underneath: a typed-throws `body` would be
+    /// converted through a thunk in code that is not specialized (measured: about 2
+    /// instructions per autowired dependency). A caller with typed throws unboxes the error
+    /// (`GraftError.wrapping`) on its way out, off the path that succeeds.
     @inlinable @inline(__always)
-    func with<Result, Failure: Error>(_ body: (Object) throws(Failure) -> Result) throws(Failure) -> Result {
-        // The borrowing call rethrows untyped errors, and the value cannot come back in an
-        // optional or a `Result`: in code that is not specialized, such a generic type would be
-        // looked up at run time on every call. The value comes back as it is, and an error is
-        // unboxed on the way out.
-        do {
-            return try reference._withUnsafeGuaranteedRef { object in try body(object) }
-        } catch {
-            // Sound: `body` throws only `Failure`, so nothing else can arrive here.
-            throw error as! Failure
-        }
+    func with<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
+        try reference._withUnsafeGuaranteedRef(body)
     }
 
     /// The object, as a strong reference of the caller's (retained while the caller holds it).
