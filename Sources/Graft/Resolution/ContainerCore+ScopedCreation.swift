@@ -9,13 +9,13 @@ extension ContainerCore {
     /// instance, settling the claim whatever happens) are the same calls.
     func createScoped<Service: Sendable>(
         _ entry: Entry,
-        _ claim: CreationClaim,
+        _ claim: consuming CreationClaim,
         in scope: Scope,
         _ state: borrowing ResolveState
     ) throws(GraftError) -> Service {
         var inner = sharedState(entry, state)
         do {
-            let value: Service = try CreationChain.running(claim, within: CreationChain.current) {
+            let value: Service = try CreationChain.running(&claim, within: CreationChain.current) {
                 () throws(GraftError) -> Service in
                 try createShowingProvisional(entry, &inner, disposed: true) {
                     scope.setProvisional($0, for: claim)

@@ -68,6 +68,15 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
 
     // MARK: Top-level entry points
 
+    /// A new scope under the root.
+    ///
+    /// Here rather than in `Container`, where `core` would be retained around the call: the
+    /// core is borrowed as `self`. The root is borrowed too, not read from `root`, which would
+    /// retain and release it: a count that every thread making scopes writes to.
+    func makeScope() -> Scope {
+        unretainedRoot._withUnsafeGuaranteedRef { Scope(container: self, parent: $0) }
+    }
+
     /// Resolves for a `Container` or `Scope`: an existing singleton without setting up a
     /// resolution at all, anything else through ``resolve(_:name:_:)``.
     @inlinable
@@ -454,7 +463,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     /// wakes the waiters.
     func createClaimed<Service: Sendable>(
         _ entry: Entry,
-        _ claim: CreationClaim,
+        _ claim: consuming CreationClaim,
         within parent: CreationChain?,
         by issuer: ClaimIssuer,
         _ state: borrowing ResolveState
@@ -463,7 +472,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         let scope = state.scope
         let disposed = disposesShared(entry)
         return try completeShared(entry, scope, claim, by: issuer) { () throws -> Service in
-            try CreationChain.running(claim, within: parent) { () throws(GraftError) -> Service in
+            try CreationChain.running(&claim, within: parent) { () throws(GraftError) -> Service in
                 try createShowingProvisional(entry, &inner, disposed: disposed) {
                     issuer.setProvisional($0, for: claim)
                 }

@@ -108,10 +108,14 @@ extension ContainerCore {
 
     /// The state a shared instance is created under: only scoped instances belong to the scope.
     func sharedState(_ entry: Entry, _ state: borrowing ResolveState) -> ResolveState {
-        guard entry.lifetime.store != .scopeSlot else {
-            return ResolveState(scope: state.scope, frame: state.frame, depth: state.depth)
-        }
-        return ResolveState(scope: root, frame: state.frame, singleton: entry.index, depth: state.depth)
+        // From the unretained fields: the scope and the frame are alive for the whole resolve
+        // (see ``ResolveState``), and going through the objects would retain and release them.
+        ResolveState(
+            unmanagedScope: entry.lifetime.store == .scopeSlot ? state.unmanagedScope : unretainedRoot,
+            unmanagedFrame: state.unmanagedFrame,
+            singleton: entry.lifetime.store == .scopeSlot ? -1 : entry.index,
+            depth: state.depth
+        )
     }
 
     /// Whether the scope a new shared instance of `entry` is created under (see
