@@ -434,7 +434,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
             case .join(let claim):
                 return try coordinator(of: scope).join(claim).value(holdingItself: entry.holdsInstanceItself)
             case .claimed(let claim):
-                return try createScoped(entry, claim, in: scope, state)
+                return try createClaimed(entry, claim, within: CreationChain.current, by: .scope(scope), state)
             }
         }
         if entry.lifetime.store == .rootSlot {
@@ -460,7 +460,13 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     }
 
     /// Creates the shared instance whose slot `claim` claimed from `issuer`, publishes it and
-    /// wakes the waiters.
+    /// wakes the waiters: the one rule for every issuer (a scope's slot, a singleton's, the
+    /// coordinator's), the synchronous and asynchronous paths alike.
+    ///
+    /// Inlined into each caller, where the issuer is known: the switches on it fold away, and a
+    /// scope issuer costs no reference count. As a generic call of its own, in code that is not
+    /// specialized, it would pass type metadata, closure contexts and an indirect result.
+    @inline(__always)
     func createClaimed<Service: Sendable>(
         _ entry: Entry,
         _ claim: consuming CreationClaim,
@@ -469,9 +475,9 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         _ state: borrowing ResolveState
     ) throws(GraftError) -> Service {
         var inner = sharedState(entry, state)
-        let scope = state.scope
         let disposed = disposesShared(entry)
-        return try completeShared(entry, scope, claim, by: issuer) { () throws -> Service in
+        return try completeShared(entry, claim, by: issuer) { () throws(GraftError) -> Service in
+            // The link borrows the claim (`&claim`), so recording the creation copies nothing.
             try CreationChain.running(&claim, within: parent) { () throws(GraftError) -> Service in
                 try createShowingProvisional(entry, &inner, disposed: disposed) {
                     issuer.setProvisional($0, for: claim)
@@ -503,26 +509,24 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     }
 
     /// Publishes what `creation` made, or its failure, and wakes every waiter of `claim`, which
-    /// `issuer` issued.
+    /// `issuer` issued; returns the instance made.
     ///
-    /// Inlined into its two callers: as a generic call of its own in code that is not
-    /// specialized, it passes type metadata, a closure context and an indirect result.
+    /// Inlined into its callers: as a generic call of its own in code that is not specialized,
+    /// it passes type metadata, a closure context and an indirect result.
     @inline(__always)
     func completeShared<Service: Sendable>(
         _ entry: Entry,
-        _ scope: Scope,
-        _ claim: CreationClaim,
+        _ claim: borrowing CreationClaim,
         by issuer: ClaimIssuer,
-        _ creation: () throws -> Service
+        _ creation: () throws(GraftError) -> Service
     ) throws(GraftError) -> Service {
         do {
-            let published = try publishShared(try creation(), entry, scope)
-            issuer.finish(claim, .success(published), in: self)
-            return published.value(holdingItself: entry.holdsInstanceItself)
+            let value = try creation()
+            issuer.finish(claim, .success(try publishShared(value, entry)), in: self)
+            return value
         } catch {
-            let failure = GraftError.wrapping(error)
-            issuer.finish(claim, .failure(failure), in: self)
-            throw failure
+            issuer.finish(claim, .failure(error), in: self)
+            throw error
         }
     }
 

@@ -49,7 +49,11 @@ extension Scope {
         container.table.problemReporter(error)
     }
 
+    /// Inlined, and asking for no failure first: a close with nothing failed, every request's,
+    /// then makes no call to build the error.
+    @inline(__always)
     static func throwIfFailed(_ failures: [GraftError], closing what: String) throws(GraftError) {
+        guard !failures.isEmpty else { return }
         if let error = failure(failures, closing: what) { throw error }
     }
 
