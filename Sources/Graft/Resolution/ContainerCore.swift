@@ -426,15 +426,15 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         _ entry: Entry,
         _ state: inout ResolveState
     ) throws(GraftError) -> Service {
-        let scope = state.scope
         if entry.lifetime.store == .scopeSlot {
-            switch try scope.claim(entry.slot, key: entry.key) {
-            case .existing(let box):
-                return box.value(holdingItself: entry.holdsInstanceItself)
-            case .join(let claim):
-                return try coordinator(of: scope).join(claim).value(holdingItself: entry.holdsInstanceItself)
-            case .claimed(let claim):
-                return try createClaimed(entry, claim, within: CreationChain.current, by: .scope(scope), state)
+            // The scope borrowed, as the state holds it: the caller keeps it alive, and its count
+            // stays untouched.
+            do {
+                return try state.unmanagedScope._withUnsafeGuaranteedRef { scope throws -> Service in
+                    try createScopedShared(entry, in: scope, state)
+                }
+            } catch {
+                throw GraftError.wrapping(error)
             }
         }
         if entry.lifetime.store == .rootSlot {
@@ -448,6 +448,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
                 return try createClaimed(entry, claim, within: parent, by: issuer, state)
             }
         }
+        let scope = state.scope
         let acquisition = try coordinator.acquire(rootSlot(entry), key: entry.key) {
             existingShared(entry, scope, as: Service.self)
         }
@@ -456,6 +457,23 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
             return box.value(holdingItself: entry.holdsInstanceItself)
         case .claimed(let claim, let parent):
             return try createClaimed(entry, claim, within: parent, by: .coordinator(coordinator), state)
+        }
+    }
+
+    /// The `.scoped` instance of `entry` in `scope`: found, waited for, or created here.
+    @inline(__always)
+    func createScopedShared<Service: Sendable>(
+        _ entry: Entry,
+        in scope: Scope,
+        _ state: borrowing ResolveState
+    ) throws(GraftError) -> Service {
+        switch try scope.claim(entry.slot, key: entry.key) {
+        case .existing(let box):
+            return box.value(holdingItself: entry.holdsInstanceItself)
+        case .join(let claim):
+            return try coordinator(of: scope).join(claim).value(holdingItself: entry.holdsInstanceItself)
+        case .claimed(let claim):
+            return try createClaimed(entry, claim, within: CreationChain.current, by: .scope(scope), state)
         }
     }
 

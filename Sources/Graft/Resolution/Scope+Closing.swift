@@ -111,7 +111,10 @@ extension Scope {
         let closedNow = withState { state in takeForClosing(&state, into: &taken, closedScopes: &closedScopes) }
         guard closedNow else { return nil }
         if let closedScopes { report(closedScopes) }
-        return taken.records
+        // Moved out, not copied: a copy retains the array only for `taken` to release it.
+        var records: [DisposalRecord] = []
+        swap(&records, &taken.records)
+        return records
     }
 
     /// What a close takes out of the scopes it closes.
