@@ -427,15 +427,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         _ state: inout ResolveState
     ) throws(GraftError) -> Service {
         if entry.lifetime.store == .scopeSlot {
-            // The scope borrowed, as the state holds it: the caller keeps it alive, and its count
-            // stays untouched.
-            do {
-                return try state.unmanagedScope._withUnsafeGuaranteedRef { scope throws -> Service in
-                    try createScopedShared(entry, in: scope, state)
-                }
-            } catch {
-                throw GraftError.wrapping(error)
-            }
+            return try createScopedShared(entry, in: state.scope, state)
         }
         if entry.lifetime.store == .rootSlot {
             switch try claimRoot(entry) {

@@ -43,7 +43,7 @@ extension Scope {
             }
             let claim = makeClaim(serial: pending.serial, slot, key)
             if let chain = CreationChain.current, chain.contains(claim.id) {
-                if let provisional = pending.provisional { return .existing(provisional) }
+                if let provisional = state.claims.provisional(slot) { return .existing(provisional) }
                 reentered = (claim, chain)
                 return nil
             }
@@ -57,7 +57,7 @@ extension Scope {
 
     /// Makes `box` visible to resolves on behalf of the creation `claim` names, before it is finished.
     func setProvisional(_ box: InstanceCell, for claim: CreationClaim) {
-        withState { $0.claims.update(claim.slot.index) { $0.provisional = box } }
+        withState { $0.claims.setProvisional(box, slot: claim.slot.index) }
     }
 
     /// Ends the creation `claim` names: publishes its instance, or nothing when it failed, so
