@@ -26,9 +26,9 @@ struct CreatedOnce<Value: Sendable>: Sendable {
         switch try coordinator.acquire(slot(of: owner), key: link.key, existing: existing) {
         case .ready(let cell):
             return cell.value()
-        case .claimed(let claim, let parent):
+        case .claimed(var claim, let parent):
             let outcome = Result { () throws(GraftError) -> Value in
-                try CreationChain.running(claim, within: parent) { () throws(GraftError) -> Value in
+                try CreationChain.running(&claim, within: parent) { () throws(GraftError) -> Value in
                     try link.resolve(Value.self)
                 }
             }

@@ -59,6 +59,22 @@ struct ResolveState: Sendable {
         self.depth = depth
     }
 
+    /// A state that starts from another's unretained scope and frame, with no call state: no
+    /// reference count changes hands.
+    @inlinable
+    init(
+        unretainedScope: Unretained<Scope>,
+        unretainedFrame: Unretained<ResolutionFrame>?,
+        singleton: Int,
+        depth: Int
+    ) {
+        self.unretainedScope = unretainedScope
+        self.unretainedFrame = unretainedFrame
+        self.call = nil
+        self.singleton = singleton
+        self.depth = depth
+    }
+
     /// The scope.
     @inlinable
     var scope: Scope { unretainedScope.object }
