@@ -435,8 +435,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
             case .join(let claim):
                 return try coordinator.join(claim).value(holdingItself: entry.holdsInstanceItself)
             case .claimed(let claim, let parent):
-                let issuer = ClaimIssuer.root(self, keepsRecord: entry.hasActivations)
-                return try createClaimed(entry, claim, within: parent, by: issuer, state)
+                return try createRootClaimed(entry, claim, within: parent, state)
             }
         }
         let acquisition = try coordinator.acquire(rootSlot(entry), key: entry.key) {

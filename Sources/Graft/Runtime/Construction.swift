@@ -111,7 +111,7 @@ struct Construction {
     /// The address of the existing instance the next parameter links to, if the link is plain
     /// and its target's cell is filled; `nil` otherwise, and always for a construction given
     /// prefetched parameters or runtime arguments, which the engine answers itself.
-    @usableFromInline
+    @usableFromInline @inline(__always)
     func existingParameter() -> UnsafeRawPointer? {
         guard inputs == nil, let links, let existing else { return nil }
         let target = links.assumingMemoryBound(to: Int.self)[position]

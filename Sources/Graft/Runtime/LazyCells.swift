@@ -59,6 +59,7 @@ final class LazyCells<Object: AnyObject>: @unchecked Sendable {
 
     /// ``address(_:)`` of cell `index` of the cells at `base` (a ``baseAddress``), for a reader
     /// that holds the address, not the cells, and knows they outlive its read.
+    @inline(__always)
     static func address(in base: UnsafeRawPointer, _ index: Int) -> UnsafeRawPointer? {
         let storage = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Atomic<UInt>.self))
         return UnsafeRawPointer(bitPattern: storage[index].load(ordering: .acquiring))
