@@ -353,7 +353,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         into output: UnsafeMutableRawPointer
     ) throws(GraftError) {
         if entry.isAsync { throw needsAwaitError(entry) }
-        var frame = entry.recipe.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
+        var frame = entry.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
         defer { ResolutionFrame.giveBack(&frame) }
         try ConstructionInputs.with(prefetched: prefetched, arguments: arguments) { inputs throws(GraftError) in
             try withUnsafeMutablePointer(to: &state) { request throws(GraftError) in
@@ -417,8 +417,8 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         _ entry: Entry,
         _ state: inout ResolveState
     ) throws(GraftError) -> Service {
-        let scope = state.scope
         if entry.lifetime.store == .scopeSlot {
+            let scope = state.scope
             switch try scope.claim(entry.slot, key: entry.key) {
             case .existing(let box):
                 return box.value(holdingItself: entry.holdsInstanceItself)
@@ -438,6 +438,9 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
                 return try createRootClaimed(entry, claim, within: parent, state)
             }
         }
+        // Taken only here: a singleton's creation never needs the scope, and holding it would
+        // retain and release it.
+        let scope = state.scope
         let acquisition = try coordinator.acquire(rootSlot(entry), key: entry.key) {
             existingShared(entry, scope, as: Service.self)
         }

@@ -10,8 +10,12 @@ final class Entry: Sendable {
     @usableFromInline let lifetime: Lifetime
     /// The tag of the scope a `.scoped(in:)` instance is shared in; `nil` otherwise.
     let scopeTag: ScopeTagID?
-    /// How the instance is made.
-    @usableFromInline let recipe: Recipe
+    /// How the instance is made, as the graph checks and the engine's choices see it.
+    @usableFromInline let kind: FactoryKind
+    /// The recipe's async factory; `nil` for a synchronous one. The recipe itself is not kept:
+    /// holding it as well as ``build`` would retain and release its closure once more for every
+    /// entry made.
+    let buildAsync: Recipe.BuildAsync?
     /// The recipe's synchronous factory, stored on its own: a closure read straight from a
     /// `let` is called without retaining its context, while one matched out of the recipe's
     /// enum is copied, a retain and release on memory that every thread making this service
@@ -71,20 +75,18 @@ final class Entry: Sendable {
     /// `key.description`, made once for the observers' events; empty when none observes.
     let observedName: String
 
-    /// What an entry reads of its registration, field by field (see ``make(graph:index:isObserved:)``).
-    struct Fields {
-        let key: ServiceKey
-        let lifetime: Lifetime
-        let scopeTag: ScopeTagID?
-        let recipe: Recipe
-        let serviceType: any Sendable.Type
-        let declaredDependencies: [DeclaredDependency]
-        let activations: [Activation]
-        let location: SourceLocation
-    }
-
+    /// An entry from what it reads of its registration, each part passed on its own: an
+    /// initializer's arguments are its own, so each is stored without a copy, where a struct of
+    /// them would be copied field by field and then destroyed.
     init(
-        _ registration: Fields,
+        key: ServiceKey,
+        lifetime: Lifetime,
+        scopeTag: ScopeTagID?,
+        recipe: Recipe,
+        serviceType: any Sendable.Type,
+        declaredDependencies: [DeclaredDependency],
+        activations hooks: [Activation],
+        location: SourceLocation,
         index: Int,
         dependencies linkedDependencies: [Dependency]?,
         links: [Int],
@@ -94,22 +96,23 @@ final class Entry: Sendable {
         isObserved: Bool = false
     ) {
         self.isObserved = isObserved
-        self.observedName = isObserved ? registration.key.description : ""
-        self.key = registration.key
+        self.observedName = isObserved ? key.description : ""
+        self.key = key
         self.index = index
-        self.lifetime = registration.lifetime
-        self.scopeTag = registration.scopeTag
-        self.recipe = registration.recipe
+        self.lifetime = lifetime
+        self.scopeTag = scopeTag
+        self.kind = recipe.kind
+        self.buildAsync = recipe.buildAsync
         // Matched out of the recipe's own enum (see `Recipe.build(for:)`): passing the closure
         // through a generic `Optional` (`recipe.build ?? …`) would wrap it in two reabstraction
         // thunks, two allocations per entry and an extra call per construction.
-        self.build = registration.recipe.build(for: registration.serviceType)
-        self.isAsync = registration.recipe.isAsync
-        self.serviceType = registration.serviceType
+        self.build = recipe.build(for: serviceType)
+        self.isAsync = recipe.isAsync
+        self.serviceType = serviceType
         func holdsItself<Service>(_ type: Service.Type) -> Bool { InstanceCell.holdsInstanceItself(type) }
-        self.holdsInstanceItself = holdsItself(registration.serviceType)
+        self.holdsInstanceItself = holdsItself(serviceType)
         self.linkedDependencies = linkedDependencies
-        self.declaredDependencies = registration.declaredDependencies
+        self.declaredDependencies = declaredDependencies
         self.links = links
         self.linksToSingletons = linksToSingletons
         if let dependencies = linkedDependencies {
@@ -123,7 +126,6 @@ final class Entry: Sendable {
             // `links`' own storage, which this entry keeps, so it costs no allocation.
             self.plainTargets = LinkBuffer(borrowing: self.links)
         }
-        let hooks = registration.activations
         // Most have none: no closure to run over an empty array.
         self.activations = hooks.isEmpty ? [] : hooks.filter { $0.role != .disposal }
         self.disposer = hooks.isEmpty ? nil : hooks.last { $0.role == .disposal }?.disposer
@@ -131,11 +133,10 @@ final class Entry: Sendable {
         self.arguments =
             linkedDependencies?.filter { $0.kind == .argument }.sorted { $0.argument < $1.argument }.map(\.key) ?? []
         self.hasActivations = !self.activations.isEmpty
-        let kind = registration.recipe.kind
-        self.isRootOwned = registration.lifetime.store == .rootSlot && !kind.isInstance
+        self.isRootOwned = lifetime.store == .rootSlot && !kind.isInstance
         self.slot = slot
         self.asyncCause = asyncCause
-        self.source = registration.location
+        self.source = location
         self.isInstance = kind.isInstance
     }
 
@@ -156,7 +157,7 @@ final class Entry: Sendable {
         // Stored fields only: a computed property of the registration would be called on a
         // copy of it, for the same reason.
         let extras = graph.registrations[index].extras
-        let fields = Fields(
+        return Entry(
             key: ServiceKey(graph.registrations[index].serviceType, name: graph.registrations[index].name),
             lifetime: lifetime,
             scopeTag: Registration.scopeTag(in: extras),
@@ -164,10 +165,7 @@ final class Entry: Sendable {
             serviceType: graph.registrations[index].serviceType,
             declaredDependencies: graph.registrations[index].dependencies,
             activations: Registration.activations(in: extras),
-            location: SourceLocation(fileID: graph.registrations[index].fileID, line: graph.registrations[index].line)
-        )
-        return Entry(
-            fields,
+            location: SourceLocation(fileID: graph.registrations[index].fileID, line: graph.registrations[index].line),
             index: index,
             dependencies: graph.dependenciesArePlain(of: index) ? nil : graph.dependencies(of: index),
             links: links,

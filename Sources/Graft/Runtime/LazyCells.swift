@@ -66,7 +66,10 @@ final class LazyCells<Object: AnyObject>: @unchecked Sendable {
     }
 
     /// Publishes `object` in cell `index` unless another got there first; returns the winner.
-    func publish(_ object: Object, at index: Int) -> Unmanaged<Object> {
+    ///
+    /// `object` is consumed: the caller's reference becomes the cell's, rather than the cell
+    /// retaining the object and the caller releasing its own.
+    func publish(_ object: consuming Object, at index: Int) -> Unmanaged<Object> {
         let candidate = Unmanaged.passRetained(object)
         let address = UInt(bitPattern: candidate.toOpaque())
         let (exchanged, existing) = storage[index]
