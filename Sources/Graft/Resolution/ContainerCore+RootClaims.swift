@@ -68,7 +68,7 @@ extension ContainerCore {
     /// singleton).
     func createRootClaimed<Service: Sendable>(
         _ entry: Entry,
-        _ claim: CreationClaim,
+        _ claim: consuming CreationClaim,
         within parent: CreationChain?,
         _ state: borrowing ResolveState
     ) throws(GraftError) -> Service {
@@ -77,7 +77,7 @@ extension ContainerCore {
         inner.unmanagedFrame = state.unmanagedFrame
         let keepsRecord = entry.hasActivations
         do {
-            let value: Service = try CreationChain.running(claim, within: parent) { () throws(GraftError) -> Service in
+            let value: Service = try CreationChain.running(&claim, within: parent) { () throws(GraftError) -> Service in
                 try createShowingProvisional(entry, &inner, disposed: true) {
                     coordinator.setProvisional($0, for: claim)
                 }
