@@ -14,16 +14,16 @@ struct Registration: Sendable {
     /// What few registrations have, in one field, so that the others pay 8 bytes for it, not
     /// 16: a scope tag, activation hooks. Empty for most. Here, between two 8-byte fields:
     /// after the recipe it would cost a registration padding too.
-    private var extras: [Extra]
+    private(set) var extras: [Extra]
     /// How the instance is made.
     let recipe: Recipe
     let lifetime: Lifetime
     /// The line of ``source``.
-    private let line: Int32
+    let line: Int32
     /// The dependencies known before anything runs, in parameter order.
     private(set) var dependencies: [DeclaredDependency]
     /// The file of ``source``.
-    private let fileID: String
+    let fileID: String
 
     @usableFromInline
     init<Service: Sendable>(
@@ -53,22 +53,28 @@ struct Registration: Sendable {
     var kind: FactoryKind { recipe.kind }
 
     /// One of the ``extras``.
-    private enum Extra: Sendable {
+    enum Extra: Sendable {
         case scopeTag(ScopeTagID)
         case activation(Activation)
     }
 
     /// The tag of the scope a `.scoped(in:)` registration is shared in (its `lifetime` is
     /// `.scoped`); `nil` for every other registration.
-    var scopeTag: ScopeTagID? {
+    var scopeTag: ScopeTagID? { Self.scopeTag(in: extras) }
+
+    /// Hooks run on each new instance, in the order they were added.
+    var activations: [Activation] { Self.activations(in: extras) }
+
+    /// The scope tag among `extras` (see ``scopeTag``): for a reader that holds the extras alone.
+    static func scopeTag(in extras: [Extra]) -> ScopeTagID? {
         for extra in extras {
             if case .scopeTag(let tag) = extra { return tag }
         }
         return nil
     }
 
-    /// Hooks run on each new instance, in the order they were added.
-    var activations: [Activation] {
+    /// The hooks among `extras` (see ``activations``): for a reader that holds the extras alone.
+    static func activations(in extras: [Extra]) -> [Activation] {
         // Most have none: no closure to run over an empty array when an entry is first made.
         guard !extras.isEmpty else { return [] }
         return extras.compactMap { extra -> Activation? in

@@ -118,18 +118,17 @@ extension ContainerCore {
         arguments: [any Sendable]?
     ) async throws(GraftError) -> Service {
         let owner = disposed ? state.owner : nil
-        let recipe = entry.recipe
-        switch recipe.kind {
+        switch entry.kind {
         case .closure, .instance, .scopeValue, .parent:
             return try construct(entry, &state, disposed: disposed, arguments: arguments)
         case .autowired, .alias:
             let prefetched = try await prefetchedArguments(entry, &state, arguments)
             return try construct(entry, &state, disposed: disposed, arguments: arguments, prefetched: prefetched)
         case .asyncClosure, .asyncAutowired, .lease:
-            var frame = recipe.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
+            var frame = entry.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
             defer { ResolutionFrame.giveBackAfterAwait(&frame) }
             let prefetched =
-                recipe.kind.takesResolver ? nil : try await prefetchedArguments(entry, &state, arguments)
+                entry.kind.takesResolver ? nil : try await prefetchedArguments(entry, &state, arguments)
             // On the heap when there are any: the construction is used across awaits.
             let inputs = ConstructionInputs.allocate(prefetched: prefetched, arguments: arguments)
             defer { inputs?.deinitialize(count: 1).deallocate() }
@@ -144,7 +143,7 @@ extension ContainerCore {
                     owner: owner
                 )
                 do {
-                    try await recipe.buildAsync.unsafelyUnwrapped(&construction)
+                    try await entry.buildAsync.unsafelyUnwrapped(&construction)
                 } catch {
                     throw factoryFailure(error, entry)
                 }
@@ -238,7 +237,7 @@ extension ContainerCore {
             }
         }
         let outcome =
-            entry.recipe.kind == .lease
+            entry.kind == .lease
             ? await withTaskCancellationHandler {
                 await creation.result
             } onCancel: {

@@ -8,7 +8,7 @@ extension ContainerCore {
     @usableFromInline
     func requireScope(_ entry: Entry, _ state: borrowing ResolveState) throws(GraftError) {
         guard state.scope.isRoot else { return }
-        let isScopeValue = entry.recipe.kind == .scopeValue
+        let isScopeValue = entry.kind == .scopeValue
         if state.singleton >= 0 {
             let holder = table.entries[state.singleton]
             throw GraftError(
@@ -57,7 +57,7 @@ extension ContainerCore {
     func needsAwaitError(_ entry: Entry, inFactoryOf frame: ResolutionFrame? = nil) -> GraftError {
         let causeEntry = entry.asyncCause.map { table.entries[$0] } ?? entry
         let cause = causeEntry.key
-        let leased = causeEntry.recipe.kind == .lease
+        let leased = causeEntry.kind == .lease
         let reason =
             switch (cause == entry.key, leased) {
             case (true, false): "its factory is async"

@@ -58,6 +58,39 @@ extension ContainerCore {
         }
     }
 
+    /// Creates the singleton whose slot `claim` claimed (see ``claimRoot(_:)``), then publishes
+    /// it and settles the claim: ``createClaimed(_:_:within:by:_:)`` for the root's own claims,
+    /// which the synchronous path makes for every singleton it creates.
+    ///
+    /// Written out rather than through a ``ClaimIssuer`` and ``completeShared(_:_:_:by:_:)``:
+    /// the issuer would retain and release the container, and each closure between the steps is
+    /// a call of its own in code that is not specialized (measured: about 400 instructions a
+    /// singleton).
+    func createRootClaimed<Service: Sendable>(
+        _ entry: Entry,
+        _ claim: consuming CreationClaim,
+        within parent: CreationChain?,
+        _ state: borrowing ResolveState
+    ) throws(GraftError) -> Service {
+        // Field by field, as `sharedState` would make it, but without retaining the frame.
+        var inner = ResolveState(unretainedScope: unretainedRoot, singleton: entry.index, depth: state.depth)
+        inner.unretainedFrame = state.unretainedFrame
+        let keepsRecord = entry.hasActivations
+        do {
+            let value: Service = try CreationChain.running(&claim, within: parent) { () throws(GraftError) -> Service in
+                try createShowingProvisional(entry, &inner, disposed: true) {
+                    coordinator.setProvisional($0, for: claim)
+                }
+            }
+            let box = InstanceCell.make(value, holdingItself: entry.holdsInstanceItself)
+            settleRoot(claim, .success(box), keepsRecord: keepsRecord)
+            return value
+        } catch {
+            settleRoot(claim, .failure(error), keepsRecord: keepsRecord)
+            throw error
+        }
+    }
+
     /// Ends the claim `claim` of a singleton's slot: publishes the instance when `outcome` has
     /// one (and `publishing`), settles the claim, and hands the outcome to the coordinator when
     /// callers joined the creation or it may hold a provisional record (`keepsRecord`).

@@ -370,7 +370,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         into output: UnsafeMutableRawPointer
     ) throws(GraftError) {
         if entry.isAsync { throw needsAwaitError(entry) }
-        var frame = entry.recipe.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
+        var frame = entry.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
         defer { ResolutionFrame.giveBack(&frame) }
         try ConstructionInputs.with(prefetched: prefetched, arguments: arguments) { inputs throws(GraftError) in
             try withUnsafeMutablePointer(to: &state) { request throws(GraftError) in
@@ -445,10 +445,11 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
             case .join(let claim):
                 return try coordinator.join(claim).value(holdingItself: entry.holdsInstanceItself)
             case .claimed(let claim, let parent):
-                let issuer = ClaimIssuer.root(self, keepsRecord: entry.hasActivations)
-                return try createClaimed(entry, claim, within: parent, by: issuer, state)
+                return try createRootClaimed(entry, claim, within: parent, state)
             }
         }
+        // Taken only here: a singleton's creation never needs the scope, and holding it would
+        // retain and release it.
         let scope = state.scope
         let acquisition = try coordinator.acquire(rootSlot(entry), key: entry.key) {
             existingShared(entry, scope, as: Service.self)

@@ -10,8 +10,12 @@ final class Entry: Sendable {
     @usableFromInline let lifetime: Lifetime
     /// The tag of the scope a `.scoped(in:)` instance is shared in; `nil` otherwise.
     let scopeTag: ScopeTagID?
-    /// How the instance is made.
-    @usableFromInline let recipe: Recipe
+    /// How the instance is made, as the graph checks and the engine's choices see it.
+    @usableFromInline let kind: FactoryKind
+    /// The recipe's async factory; `nil` for a synchronous one. The recipe itself is not kept:
+    /// holding it as well as ``build`` would retain and release its closure once more for every
+    /// entry made.
+    let buildAsync: Recipe.BuildAsync?
     /// The recipe's synchronous factory, stored on its own: a closure read straight from a
     /// `let` is called without retaining its context, while one matched out of the recipe's
     /// enum is copied, a retain and release on memory that every thread making this service
@@ -71,8 +75,18 @@ final class Entry: Sendable {
     /// `key.description`, made once for the observers' events; empty when none observes.
     let observedName: String
 
+    /// An entry from what it reads of its registration, each part passed on its own: an
+    /// initializer's arguments are its own, so each is stored without a copy, where a struct of
+    /// them would be copied field by field and then destroyed.
     init(
-        registration: borrowing Registration,
+        key: ServiceKey,
+        lifetime: Lifetime,
+        scopeTag: ScopeTagID?,
+        recipe: Recipe,
+        serviceType: any Sendable.Type,
+        declaredDependencies: [DeclaredDependency],
+        activations hooks: [Activation],
+        location: SourceLocation,
         index: Int,
         dependencies linkedDependencies: [Dependency]?,
         links: [Int],
@@ -82,22 +96,23 @@ final class Entry: Sendable {
         isObserved: Bool = false
     ) {
         self.isObserved = isObserved
-        self.observedName = isObserved ? registration.key.description : ""
-        self.key = registration.key
+        self.observedName = isObserved ? key.description : ""
+        self.key = key
         self.index = index
-        self.lifetime = registration.lifetime
-        self.scopeTag = registration.scopeTag
-        self.recipe = registration.recipe
+        self.lifetime = lifetime
+        self.scopeTag = scopeTag
+        self.kind = recipe.kind
+        self.buildAsync = recipe.buildAsync
         // Matched out of the recipe's own enum (see `Recipe.build(for:)`): passing the closure
         // through a generic `Optional` (`recipe.build ?? …`) would wrap it in two reabstraction
         // thunks, two allocations per entry and an extra call per construction.
-        self.build = registration.recipe.build(for: registration.serviceType)
-        self.isAsync = registration.recipe.isAsync
-        self.serviceType = registration.serviceType
+        self.build = recipe.build(for: serviceType)
+        self.isAsync = recipe.isAsync
+        self.serviceType = serviceType
         func holdsItself<Service>(_ type: Service.Type) -> Bool { InstanceCell.holdsInstanceItself(type) }
-        self.holdsInstanceItself = holdsItself(registration.serviceType)
+        self.holdsInstanceItself = holdsItself(serviceType)
         self.linkedDependencies = linkedDependencies
-        self.declaredDependencies = registration.dependencies
+        self.declaredDependencies = declaredDependencies
         self.links = links
         self.linksToSingletons = linksToSingletons
         if let dependencies = linkedDependencies {
@@ -111,17 +126,18 @@ final class Entry: Sendable {
             // `links`' own storage, which this entry keeps, so it costs no allocation.
             self.plainTargets = LinkBuffer(borrowing: self.links)
         }
-        self.activations = registration.activations.filter { $0.role != .disposal }
-        self.disposer = registration.activations.last { $0.role == .disposal }?.disposer
+        // Most have none: no closure to run over an empty array.
+        self.activations = hooks.isEmpty ? [] : hooks.filter { $0.role != .disposal }
+        self.disposer = hooks.isEmpty ? nil : hooks.last { $0.role == .disposal }?.disposer
         // Plain dependencies are never runtime arguments.
         self.arguments =
             linkedDependencies?.filter { $0.kind == .argument }.sorted { $0.argument < $1.argument }.map(\.key) ?? []
-        self.hasActivations = !activations.isEmpty
-        self.isRootOwned = registration.lifetime.store == .rootSlot && !registration.kind.isInstance
+        self.hasActivations = !self.activations.isEmpty
+        self.isRootOwned = lifetime.store == .rootSlot && !kind.isInstance
         self.slot = slot
         self.asyncCause = asyncCause
-        self.source = registration.source
-        self.isInstance = registration.kind.isInstance
+        self.source = location
+        self.isInstance = kind.isInstance
     }
 
     /// The entry for registration `index` of `graph`.
@@ -130,12 +146,26 @@ final class Entry: Sendable {
     /// scope's table have room for every registration, so no numbering is kept elsewhere.
     ///
     /// `graph` is borrowed: an initializer otherwise takes its arguments as its own, which would
-    /// copy the whole graph (a retain of each of its arrays) for every entry made.
-    convenience init(graph: borrowing DependencyGraph, index: Int, isObserved: Bool = false) {
+    /// copy the whole graph (a retain of each of its arrays) for every entry made. The
+    /// registration is read field by field where the graph keeps it: passed whole, it is copied
+    /// out of the array (a retain and a release of each of its references, about 290
+    /// instructions an entry), since the optimizer cannot tell that making the entry leaves the
+    /// array alone.
+    static func make(graph: borrowing DependencyGraph, index: Int, isObserved: Bool = false) -> Entry {
         let links = graph.links[index]
         let lifetime = graph.registrations[index].lifetime
-        self.init(
-            registration: graph.registrations[index],
+        // Stored fields only: a computed property of the registration would be called on a
+        // copy of it, for the same reason.
+        let extras = graph.registrations[index].extras
+        return Entry(
+            key: ServiceKey(graph.registrations[index].serviceType, name: graph.registrations[index].name),
+            lifetime: lifetime,
+            scopeTag: Registration.scopeTag(in: extras),
+            recipe: graph.registrations[index].recipe,
+            serviceType: graph.registrations[index].serviceType,
+            declaredDependencies: graph.registrations[index].dependencies,
+            activations: Registration.activations(in: extras),
+            location: SourceLocation(fileID: graph.registrations[index].fileID, line: graph.registrations[index].line),
             index: index,
             dependencies: graph.dependenciesArePlain(of: index) ? nil : graph.dependencies(of: index),
             links: links,

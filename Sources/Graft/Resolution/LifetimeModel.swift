@@ -75,7 +75,14 @@ extension ContainerCore {
             let box = state.unretainedScope.with { $0.scopedInstance(entry.slot) }
             if let box { return .existing(box) }
             return .shared
-        case .rootSlot, .weakTable:
+        case .rootSlot:
+            // Read here rather than through `existingShared`, which takes the scope: passing it
+            // would retain and release it.
+            if let object = singletons.load(entry.slot) {
+                return .existing(InstanceCell(object: object.object))
+            }
+            return .shared
+        case .weakTable:
             if let box = existingShared(entry, state.scope, as: Service.self) { return .existing(box) }
             return .shared
         }

@@ -56,7 +56,7 @@ final class RegistrationTable: Sendable {
 
     @usableFromInline
     func makeEntry(_ index: Int) -> Unretained<Entry> {
-        cells.publish(Entry(graph: graph, index: index, isObserved: observers != nil), at: index)
+        cells.publish(Entry.make(graph: graph, index: index, isObserved: observers != nil), at: index)
     }
 
     /// The entries, by registration index.

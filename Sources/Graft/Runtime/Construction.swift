@@ -26,6 +26,10 @@ struct Construction {
     /// ``LazyCells/baseAddress``), numbered as the targets of ``links`` are: a plain dependency
     /// found there is read directly, without asking the engine. `nil` when there are none.
     @usableFromInline let existing: UnsafeRawPointer?
+    /// The class of the boxes that hold values which are not class instances (see
+    /// ``InstanceCell``), looked up once per construction that reads ``existing``, not once per
+    /// dependency: its metadata is made at run time, so each look-up is a call.
+    @usableFromInline let storageClass: ObjectIdentifier?
     /// What only some constructions are given (runtime arguments, prefetched parameters), on
     /// the engine's stack; `nil` when there is neither. Behind a pointer, so that a
     /// construction holds no reference and copying or ending one costs nothing.
@@ -77,6 +81,7 @@ struct Construction {
         existing: UnsafeRawPointer? = nil
     ) {
         self.existing = existing
+        self.storageClass = existing == nil ? nil : InstanceCell.storageClass
         // The engine running the construction is alive until it returns.
         self.site = Unretained(site)
         self.node = node
@@ -99,7 +104,12 @@ struct Construction {
             position += 1
             // The cell of a link's target holds an instance made as the target's type, which is
             // the parameter's: links join a parameter to the registration of its type.
-            return InstanceCell.storedValue(at: address, as: Parameter.self)
+            // `storageClass` is set whenever `existing` is, and a parameter is found there only then.
+            return InstanceCell.storedValue(
+                at: address,
+                as: Parameter.self,
+                storageClass: storageClass.unsafelyUnwrapped
+            )
         }
         defer { position += 1 }
         do {
@@ -112,7 +122,7 @@ struct Construction {
     /// The address of the existing instance the next parameter links to, if the link is plain
     /// and its target's cell is filled; `nil` otherwise, and always for a construction given
     /// prefetched parameters or runtime arguments, which the engine answers itself.
-    @usableFromInline
+    @usableFromInline @inline(__always)
     func existingParameter() -> UnsafeRawPointer? {
         guard inputs == nil, let links, let existing else { return nil }
         let target = links.assumingMemoryBound(to: Int.self)[position]

@@ -53,7 +53,7 @@ struct InstanceCell: @unchecked Sendable {
 
     /// The value, which the caller knows is a `Service`, told what ``holdsInstanceItself(_:)``
     /// answers for it.
-    @inlinable
+    @inlinable @inline(__always)
     func value<Service: Sendable>(as type: Service.Type = Service.self, holdingItself itself: Bool) -> Service {
         if itself { return unsafeBitCast(object, to: Service.self) }
         return unsafeDowncast(object, to: InstanceStorage.self).value(as: type)
@@ -61,7 +61,7 @@ struct InstanceCell: @unchecked Sendable {
 
     /// The value of the cell whose object is at `address`, read without retaining the object:
     /// for a slot that keeps the object as long as its reader can run.
-    @inlinable
+    @inlinable @inline(__always)
     static func value<Service: Sendable>(
         at address: UnsafeRawPointer,
         as type: Service.Type,
@@ -75,24 +75,34 @@ struct InstanceCell: @unchecked Sendable {
 
 extension InstanceCell {
     /// The value of the cell whose object is at `address`, read without retaining the object
-    /// and without being told how the cell holds it: an ``InstanceStorage`` is a boxed value, and
-    /// any other object is the instance itself (nothing outside this file makes an
-    /// `InstanceStorage`, so no service is one).
+    /// and without being told how the cell holds it: an ``InstanceStorage`` (whose identity the
+    /// caller passes as `storageClass`, see ``storageClass``) is a boxed value, and any other
+    /// object is the instance itself (nothing outside this file makes an `InstanceStorage`, so
+    /// no service is one).
     ///
     /// For code that is not specialized, where asking `Service` whether it is a class costs a
-    /// run-time type check on every read, and one look at the object's class costs less.
-    @inlinable
-    static func storedValue<Service: Sendable>(at address: UnsafeRawPointer, as type: Service.Type) -> Service {
-        value(at: address, as: type, holdingItself: !isStorage(at: address))
+    /// run-time type check on every read, and one look at the object's class costs less. The
+    /// caller looks the storage class up once for many reads: its metadata is made at run time,
+    /// so each look-up is a call.
+    ///
+    /// Inlined, with what it calls, into ``Construction/next(_:)``, which reads each existing
+    /// dependency through it: as calls of their own they cost as much again as the read itself.
+    @inlinable @inline(__always)
+    static func storedValue<Service: Sendable>(
+        at address: UnsafeRawPointer,
+        as type: Service.Type,
+        storageClass: ObjectIdentifier
+    ) -> Service {
+        let isStorage = Unmanaged<AnyObject>.fromOpaque(address)._withUnsafeGuaranteedRef {
+            ObjectIdentifier(Swift.type(of: $0)) == storageClass
+        }
+        return value(at: address, as: type, holdingItself: !isStorage)
     }
 
-    /// Whether the object at `address` is an ``InstanceStorage``.
+    /// The identity of ``InstanceStorage``, the class of every cell's object that is not the
+    /// instance itself.
     @usableFromInline
-    static func isStorage(at address: UnsafeRawPointer) -> Bool {
-        Unmanaged<AnyObject>.fromOpaque(address)._withUnsafeGuaranteedRef {
-            ObjectIdentifier(Swift.type(of: $0)) == ObjectIdentifier(InstanceStorage.self)
-        }
-    }
+    static var storageClass: ObjectIdentifier { ObjectIdentifier(InstanceStorage.self) }
 }
 
 /// The object behind an ``InstanceCell``: the value's type in the header, the value in the

@@ -60,13 +60,17 @@ final class LazyCells<Object: AnyObject>: @unchecked Sendable {
 
     /// ``address(_:)`` of cell `index` of the cells at `base` (a ``baseAddress``), for a reader
     /// that holds the address, not the cells, and knows they outlive its read.
+    @inline(__always)
     static func address(in base: UnsafeRawPointer, _ index: Int) -> UnsafeRawPointer? {
         let storage = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Atomic<UInt>.self))
         return UnsafeRawPointer(bitPattern: storage[index].load(ordering: .acquiring))
     }
 
     /// Publishes `object` in cell `index` unless another got there first; returns the winner.
-    func publish(_ object: Object, at index: Int) -> Unretained<Object> {
+    ///
+    /// `object` is consumed: the caller's reference becomes the cell's, rather than the cell
+    /// retaining the object and the caller releasing its own.
+    func publish(_ object: consuming Object, at index: Int) -> Unretained<Object> {
         let candidate = Unmanaged.passRetained(object)
         let address = UInt(bitPattern: candidate.toOpaque())
         let (exchanged, existing) = storage[index]
