@@ -10,7 +10,10 @@ noisy moment hits every cell alike. Prints a markdown table of medians with min�
   the first resolve, measured inside the process;
 - bytes per registration: heap in use (glibc mallinfo2: uordblks + hblkhd) with the container
   alive after the first resolve, minus heap in use before registering, divided by N. It
-  includes the Swift runtime's caches filled on the way (generic metadata, conformances).
+  includes the Swift runtime's caches filled on the way (generic metadata, conformances);
+- whole process: wall clock from starting the process to its exit, as a launch pays it
+  (the dynamic loader, the Swift runtime, making the list of N types, the step, exit). The
+  `none` row does all of that but registers nothing.
 
 With --callgrind, runs each library and N once under `valgrind --tool=callgrind` instead, on a
 copy of the binary stripped of debug information (valgrind cannot read the toolchain's
@@ -18,7 +21,8 @@ DWARF 5). What it counts: the instructions of the whole `graft-startup <library>
 minus those of `graft-startup none N`, which does everything else the same (process start-up,
 the Swift runtime, making the list of N types, printing) but registers nothing. The difference
 is the measured step plus any one-time initialization of the library's own globals on the
-way, which a real launch pays too. Instructions per registration = that difference / N.
+way, which a real launch pays too. Instructions per registration = that difference / N. The
+whole process's instructions are shown too, with their ratio to hand-written code's.
 
 Usage, from the repository root:
   python3 Benchmarks/Scripts/startup.py [--runs 7] [--counts 1000,10000,30000]
@@ -31,6 +35,7 @@ import pathlib
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.dont_write_bytecode = True  # no __pycache__ next to the scripts
 import measuring  # noqa: E402 (after the line above)
@@ -40,52 +45,72 @@ COUNTS = [1_000, 10_000, 30_000]
 
 
 def run_once(binary: pathlib.Path, library: str, count: int) -> dict:
+    started = time.perf_counter_ns()
     output = subprocess.run([str(binary), library, str(count)], check=True, capture_output=True, text=True).stdout
-    return json.loads(output.strip().splitlines()[-1])
+    whole = time.perf_counter_ns() - started
+    report = json.loads(output.strip().splitlines()[-1])
+    report["wholeProcessNanoseconds"] = whole
+    return report
+
+
+def spread(values: list[float], digits: int = 2) -> str:
+    """A median with the min–max range beside it."""
+    return f"{measuring.median(values):,.{digits}f} ({min(values):,.{digits}f}–{max(values):,.{digits}f})"
 
 
 def wall_clock_table(binary: pathlib.Path, libraries: list[str], counts: list[int], runs: int) -> list[str]:
-    results: dict[tuple[str, int], list[dict]] = {(lib, n): [] for lib in libraries for n in counts}
+    # `none` runs too: the whole process of a launch that registers nothing.
+    measured = ["none", *[library for library in libraries if library != "none"]]
+    results: dict[tuple[str, int], list[dict]] = {(lib, n): [] for lib in measured for n in counts}
     for round_index in range(runs):
         for count in counts:
-            for library in libraries:
+            for library in measured:
                 results[(library, count)].append(run_once(binary, library, count))
         print(f"round {round_index + 1}/{runs} done", file=sys.stderr)
     rows = [
-        "| library | services | time, ms: median (min–max) | bytes per registration: median (min–max) |",
-        "|---|---:|---|---|",
+        "| library | services | step, ms: median (min–max) | bytes per registration | whole process, ms | whole process / hand-written |",
+        "|---|---:|---|---|---|---:|",
     ]
-    for library in libraries:
-        for count in counts:
+    for count in counts:
+        hand = results.get(("handwritten", count))
+        hand_whole = measuring.median([r["wholeProcessNanoseconds"] for r in hand]) if hand else None
+        for library in measured:
             reports = results[(library, count)]
             times = [r["nanoseconds"] / 1e6 for r in reports]
-            bytes_each = [r["bytesPerRegistration"] for r in reports]
+            bytes_each = [float(r["bytesPerRegistration"]) for r in reports]
+            wholes = [r["wholeProcessNanoseconds"] / 1e6 for r in reports]
+            ratio = f"{measuring.median(wholes) * 1e6 / hand_whole:.2f}x" if hand_whole else ""
             rows.append(
-                f"| {library} | {count:,} | {measuring.median(times):,.2f} ({min(times):,.2f}–{max(times):,.2f}) "
-                f"| {measuring.median(bytes_each):,.0f} ({min(bytes_each):,.0f}–{max(bytes_each):,.0f}) |"
+                f"| {library} | {count:,} | {spread(times)} | {spread(bytes_each, 0)} | {spread(wholes)} | {ratio} |"
             )
     return rows
 
 
 def callgrind_table(binary: pathlib.Path, libraries: list[str], counts: list[int]) -> list[str]:
     measuring.require_valgrind()
-    steps: dict[tuple[str, int], int] = {}
+    totals: dict[tuple[str, int], int] = {}
     with tempfile.TemporaryDirectory(prefix="graft-startup-") as name:
         folder = pathlib.Path(name)
         stripped = measuring.stripped_copy(binary, folder)
         for count in counts:
-            baseline = measuring.callgrind_total([str(stripped), "none", str(count)], folder)
-            for library in libraries:
-                steps[(library, count)] = measuring.callgrind_total([str(stripped), library, str(count)], folder) - baseline
-                print(f"{library} {count}: {steps[(library, count)]:,}", file=sys.stderr)
+            for library in ["none", *[library for library in libraries if library != "none"]]:
+                totals[(library, count)] = measuring.callgrind_total([str(stripped), library, str(count)], folder)
+                print(f"{library} {count}: {totals[(library, count)]:,}", file=sys.stderr)
     rows = [
-        "| library | services | instructions of the step | instructions per registration |",
-        "|---|---:|---:|---:|",
+        "| library | services | instructions of the step | per registration | whole process | whole process / hand-written |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
-    for library in libraries:
-        for count in counts:
-            step = steps[(library, count)]
-            rows.append(f"| {library} | {count:,} | {step:,} | {step / count:,.0f} |")
+    for count in counts:
+        baseline = totals[("none", count)]
+        hand = totals.get(("handwritten", count))
+        rows.append(f"| none | {count:,} | | | {baseline:,} | |")
+        for library in libraries:
+            if library == "none":
+                continue
+            whole = totals[(library, count)]
+            step = whole - baseline
+            ratio = f"{whole / hand:.2f}x" if hand else ""
+            rows.append(f"| {library} | {count:,} | {step:,} | {step / count:,.0f} | {whole:,} | {ratio} |")
     return rows
 
 

@@ -163,7 +163,7 @@ extension ContainerCore {
                     hints: ["only class instances can be held weakly; use .transient or .singleton for values"]
                 )
             }
-            weakInstances.withLock { $0[entry.slot] = instance }
+            weakInstances.withLock { $0.bySlot[entry.slot] = instance }
             return box
         case .none, .call:
             // Never shared: `placement` creates these anew, without publishing.

@@ -18,3 +18,9 @@ final class WeakInstance: Sendable {
         object.flatMap { $0 as? Service }
     }
 }
+
+/// The `.weak` registrations' instances of one container, by slot (see
+/// `ContainerCore.weakInstances` for why it is a type of its own).
+struct WeakInstances: Sendable {
+    var bySlot: [Int: WeakInstance] = Dictionary()
+}

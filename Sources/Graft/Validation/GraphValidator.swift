@@ -112,7 +112,8 @@ struct GraphValidator {
         var state = [UInt8](repeating: 0, count: graph.count)  // 0 new, 1 on stack, 2 done
         var stack: [(node: Int, nextEdge: Int)] = []
         var positionOnStack = [Int](repeating: -1, count: graph.count)
-        for root in 0..<graph.count where state[root] == 0 {
+        // A node without edges is on no cycle: it is not walked from (an edge may still reach it).
+        for root in 0..<graph.count where state[root] == 0 && !graph.edges.isEmpty(root) {
             stack.append((root, 0))
             state[root] = 1
             positionOnStack[root] = 0
@@ -170,7 +171,7 @@ struct GraphValidator {
         var problems: [GraftError] = []
         for holder in 0..<graph.count {
             let holderRank = holdingRank(holder)
-            guard holderRank >= Self.scopedRank else { continue }
+            guard holderRank >= Self.scopedRank, !graph.edges.isEmpty(holder) else { continue }
             for edge in graph.edges[holder] {
                 let reached = passesThrough(edge.target) ? shortest[edge.target] : own(edge.target)
                 guard let reached, reached.rank > 0, reached.rank < holderRank else { continue }
@@ -258,13 +259,14 @@ struct GraphValidator {
 
     private func transientPredecessors() -> Predecessors {
         var counts = [Int](repeating: 0, count: graph.count + 1)
-        for node in 0..<graph.count where passesThrough(node) {
+        let transients = (0..<graph.count).filter { !graph.edges.isEmpty($0) && passesThrough($0) }
+        for node in transients {
             for edge in graph.edges[node] { counts[edge.target + 1] += 1 }
         }
         for index in 1..<counts.count { counts[index] += counts[index - 1] }
         var fill = counts
         var sources = [Int](repeating: 0, count: counts[graph.count])
-        for node in 0..<graph.count where passesThrough(node) {
+        for node in transients {
             for edge in graph.edges[node] {
                 sources[fill[edge.target]] = node
                 fill[edge.target] += 1

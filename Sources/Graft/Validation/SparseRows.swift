@@ -25,6 +25,12 @@ struct SparseRows<Element: Sendable>: Sendable {
         rows.append(row)
     }
 
+    /// Whether `node`'s row is empty. Cheaper than reading the row, which copies an array
+    /// reference: passes over every node skip most of them with it.
+    func isEmpty(_ node: Int) -> Bool {
+        rowOf[node] < 0
+    }
+
     /// The row of `node`.
     subscript(node: Int) -> [Element] {
         get {
