@@ -43,9 +43,9 @@ public final class Lazy<Value: Sendable>: Sendable {
         switch try coordinator.acquire(slot, key: link.key, existing: existing) {
         case .ready(let box):
             return box.value()
-        case .claimed(let claim, let parent):
+        case .claimed(var claim, let parent):
             let outcome = Result { () throws(GraftError) -> Value in
-                try CreationChain.running(claim, within: parent) { () throws(GraftError) -> Value in
+                try CreationChain.running(&claim, within: parent) { () throws(GraftError) -> Value in
                     try link.resolve(Value.self)
                 }
             }

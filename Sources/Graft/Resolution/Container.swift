@@ -62,9 +62,7 @@ public final class Container: Resolver {
     ///
     /// - Returns: An open scope, a child of the root container.
     public func makeScope() -> Scope {
-        // The root borrowed, not read from `core.root`, which would retain and release it: a
-        // count that every thread making scopes writes to.
-        core.unretainedRoot._withUnsafeGuaranteedRef { Scope(container: core, parent: $0) }
+        core.makeScope()
     }
 
     /// Runs `body` with a new scope and closes the scope when `body` ends.

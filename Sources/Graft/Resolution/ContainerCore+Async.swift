@@ -245,6 +245,8 @@ extension ContainerCore {
                 creation.cancel()
             }
             : await creation.result
-        return try completeShared(entry, scope, claim, by: issuer) { try outcome.get() }
+        return try completeShared(entry, claim, by: issuer) { () throws(GraftError) -> Service in
+            do { return try outcome.get() } catch { throw GraftError.wrapping(error) }
+        }
     }
 }

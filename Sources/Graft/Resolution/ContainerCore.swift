@@ -75,6 +75,15 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
 
     // MARK: Top-level entry points
 
+    /// A new scope under the root.
+    ///
+    /// Here rather than in `Container`, where `core` would be retained around the call: the
+    /// core is borrowed as `self`. The root is borrowed too, not read from `root`, which would
+    /// retain and release it: a count that every thread making scopes writes to.
+    func makeScope() -> Scope {
+        unretainedRoot._withUnsafeGuaranteedRef { Scope(container: self, parent: $0) }
+    }
+
     /// Resolves for a `Container` or `Scope`: an existing singleton without setting up a
     /// resolution at all, anything else through ``resolve(_:name:_:)``.
     @inlinable
@@ -424,16 +433,8 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         _ entry: Entry,
         _ state: inout ResolveState
     ) throws(GraftError) -> Service {
-        let scope = state.scope
         if entry.lifetime.store == .scopeSlot {
-            switch try scope.claim(entry.slot, key: entry.key) {
-            case .existing(let box):
-                return box.value(holdingItself: entry.holdsInstanceItself)
-            case .join(let claim):
-                return try coordinator(of: scope).join(claim).value(holdingItself: entry.holdsInstanceItself)
-            case .claimed(let claim):
-                return try createScoped(entry, claim, in: scope, state)
-            }
+            return try createScopedShared(entry, in: state.scope, state)
         }
         if entry.lifetime.store == .rootSlot {
             switch try claimRoot(entry) {
@@ -446,6 +447,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
                 return try createClaimed(entry, claim, within: parent, by: issuer, state)
             }
         }
+        let scope = state.scope
         let acquisition = try coordinator.acquire(rootSlot(entry), key: entry.key) {
             existingShared(entry, scope, as: Service.self)
         }
@@ -457,20 +459,43 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         }
     }
 
+    /// The `.scoped` instance of `entry` in `scope`: found, waited for, or created here.
+    @inline(__always)
+    func createScopedShared<Service: Sendable>(
+        _ entry: Entry,
+        in scope: Scope,
+        _ state: borrowing ResolveState
+    ) throws(GraftError) -> Service {
+        switch try scope.claim(entry.slot, key: entry.key) {
+        case .existing(let box):
+            return box.value(holdingItself: entry.holdsInstanceItself)
+        case .join(let claim):
+            return try coordinator(of: scope).join(claim).value(holdingItself: entry.holdsInstanceItself)
+        case .claimed(let claim):
+            return try createClaimed(entry, claim, within: CreationChain.current, by: .scope(scope), state)
+        }
+    }
+
     /// Creates the shared instance whose slot `claim` claimed from `issuer`, publishes it and
-    /// wakes the waiters.
+    /// wakes the waiters: the one rule for every issuer (a scope's slot, a singleton's, the
+    /// coordinator's), the synchronous and asynchronous paths alike.
+    ///
+    /// Inlined into each caller, where the issuer is known: the switches on it fold away, and a
+    /// scope issuer costs no reference count. As a generic call of its own, in code that is not
+    /// specialized, it would pass type metadata, closure contexts and an indirect result.
+    @inline(__always)
     func createClaimed<Service: Sendable>(
         _ entry: Entry,
-        _ claim: CreationClaim,
+        _ claim: consuming CreationClaim,
         within parent: CreationChain?,
         by issuer: ClaimIssuer,
         _ state: borrowing ResolveState
     ) throws(GraftError) -> Service {
         var inner = sharedState(entry, state)
-        let scope = state.scope
         let disposed = disposesShared(entry)
-        return try completeShared(entry, scope, claim, by: issuer) { () throws -> Service in
-            try CreationChain.running(claim, within: parent) { () throws(GraftError) -> Service in
+        return try completeShared(entry, claim, by: issuer) { () throws(GraftError) -> Service in
+            // The link borrows the claim (`&claim`), so recording the creation copies nothing.
+            try CreationChain.running(&claim, within: parent) { () throws(GraftError) -> Service in
                 try createShowingProvisional(entry, &inner, disposed: disposed) {
                     issuer.setProvisional($0, for: claim)
                 }
@@ -501,26 +526,24 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     }
 
     /// Publishes what `creation` made, or its failure, and wakes every waiter of `claim`, which
-    /// `issuer` issued.
+    /// `issuer` issued; returns the instance made.
     ///
-    /// Inlined into its two callers: as a generic call of its own in code that is not
-    /// specialized, it passes type metadata, a closure context and an indirect result.
+    /// Inlined into its callers: as a generic call of its own in code that is not specialized,
+    /// it passes type metadata, a closure context and an indirect result.
     @inline(__always)
     func completeShared<Service: Sendable>(
         _ entry: Entry,
-        _ scope: Scope,
-        _ claim: CreationClaim,
+        _ claim: borrowing CreationClaim,
         by issuer: ClaimIssuer,
-        _ creation: () throws -> Service
+        _ creation: () throws(GraftError) -> Service
     ) throws(GraftError) -> Service {
         do {
-            let published = try publishShared(try creation(), entry, scope)
-            issuer.finish(claim, .success(published), in: self)
-            return published.value(holdingItself: entry.holdsInstanceItself)
+            let value = try creation()
+            issuer.finish(claim, .success(try publishShared(value, entry)), in: self)
+            return value
         } catch {
-            let failure = GraftError.wrapping(error)
-            issuer.finish(claim, .failure(failure), in: self)
-            throw failure
+            issuer.finish(claim, .failure(error), in: self)
+            throw error
         }
     }
 

@@ -34,9 +34,13 @@ enum CreationChain {
     /// An asynchronous creation's record, the task's.
     case inTask(TaskLink)
 
+    /// Plain words only, so recording a creation copies, retains and destroys nothing: the claim
+    /// is borrowed from the creator's frame (see ``running(_:within:_:)``), and the parent is
+    /// the thread slot's encoding of the enclosing chain (see ``encoded``), which the enclosing
+    /// creation keeps alive for longer than this one runs.
     struct StackLink {
-        let claim: CreationClaim
-        let parent: CreationChain?
+        let claim: UnsafePointer<CreationClaim>
+        let parent: UnsafeRawPointer?
     }
 
     /// An asynchronous creation only ever runs inside other asynchronous ones: synchronous code
@@ -86,6 +90,15 @@ enum CreationChain {
     /// alignment, so its lowest bit is clear.
     private static let taskTag = 1
 
+    /// The chain as the thread slot holds it: a stack link's address, or a task link's, tagged.
+    /// A task link stays alive while its creation runs: the task-local binding holds it.
+    var encoded: UnsafeRawPointer {
+        switch self {
+        case .onStack(let pointer): UnsafeRawPointer(pointer)
+        case .inTask(let task): UnsafeRawPointer(Unmanaged.passUnretained(task).toOpaque()) + Self.taskTag
+        }
+    }
+
     private static func decode(_ raw: UnsafeRawPointer) -> CreationChain {
         if Int(bitPattern: raw) & taskTag != 0 {
             return .inTask(Unmanaged<TaskLink>.fromOpaque(raw - taskTag).takeUnretainedValue())
@@ -98,13 +111,16 @@ enum CreationChain {
     ///
     /// Inlined, with the thread slot's `with`: called from code that is not specialized, each
     /// generic layer costs a call passing type metadata and an indirect result.
+    ///
+    /// The claim is passed by address (`&claim`): the link borrows it rather than copying it, and
+    /// the caller's variable outlives the call, which is the link's whole life.
     @inline(__always)
     static func running<Result, Failure: Error>(
-        _ claim: CreationClaim,
+        _ claim: UnsafePointer<CreationClaim>,
         within parent: CreationChain?,
         _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        var link = StackLink(claim: claim, parent: parent)
+        var link = StackLink(claim: claim, parent: parent?.encoded)
         // The link's address as an argument, valid for the whole call, which is the body's
         // whole run: `withUnsafePointer` with a closure returning `Result` would be called
         // through its generic entry point in code that is not specialized (measured: about 140
@@ -129,8 +145,8 @@ enum CreationChain {
         while let current = link {
             switch current {
             case .onStack(let pointer):
-                guard body(pointer.pointee.claim) else { return }
-                link = pointer.pointee.parent
+                guard body(pointer.pointee.claim.pointee) else { return }
+                link = pointer.pointee.parent.map(Self.decode)
             case .inTask(let task):
                 guard body(task.claim) else { return }
                 link = task.parent.map(CreationChain.inTask)

@@ -108,10 +108,14 @@ extension ContainerCore {
 
     /// The state a shared instance is created under: only scoped instances belong to the scope.
     func sharedState(_ entry: Entry, _ state: borrowing ResolveState) -> ResolveState {
-        guard entry.lifetime.store != .scopeSlot else {
-            return ResolveState(scope: state.scope, frame: state.frame, depth: state.depth)
-        }
-        return ResolveState(scope: root, frame: state.frame, singleton: entry.index, depth: state.depth)
+        // From the unretained fields: the scope and the frame are alive for the whole resolve
+        // (see ``ResolveState``), and going through the objects would retain and release them.
+        ResolveState(
+            unmanagedScope: entry.lifetime.store == .scopeSlot ? state.unmanagedScope : unretainedRoot,
+            unmanagedFrame: state.unmanagedFrame,
+            singleton: entry.lifetime.store == .scopeSlot ? -1 : entry.index,
+            depth: state.depth
+        )
     }
 
     /// Whether the scope a new shared instance of `entry` is created under (see
@@ -143,31 +147,30 @@ extension ContainerCore {
     }
 
     /// Publishes a new shared instance; returns the published box.
+    ///
+    /// Inlined: a scope's and a singleton's slot are published when their claim settles (see
+    /// `Scope+Claims.swift`, `ContainerCore+RootClaims.swift`), so for them this is the boxing
+    /// alone; only a `.weak` instance is published here.
+    @inline(__always)
     func publishShared<Service: Sendable>(
         _ value: Service,
-        _ entry: Entry,
-        _ scope: Scope
+        _ entry: Entry
     ) throws(GraftError) -> InstanceCell {
-        let box = InstanceCell.make(value, holdingItself: entry.holdsInstanceItself)
-        switch entry.lifetime.store {
-        case .scopeSlot, .rootSlot:
-            // Published when its claim settles (see `Scope+Claims.swift`,
-            // `ContainerCore+RootClaims.swift`).
-            return box
-        case .weakTable:
-            guard let instance = WeakInstance(value) else {
-                throw GraftError(
-                    .weakNeedsClass,
-                    "\(entry.key) is .weak but its factory made a \(type(of: value)), which is not a class",
-                    service: entry.key.description,
-                    hints: ["only class instances can be held weakly; use .transient or .singleton for values"]
-                )
-            }
-            weakInstances.withLock { $0.bySlot[entry.slot] = instance }
-            return box
-        case .none, .call:
-            // Never shared: `placement` creates these anew, without publishing.
-            return box
+        if entry.lifetime.store == .weakTable { try publishWeak(value, entry) }
+        return InstanceCell.make(value, holdingItself: entry.holdsInstanceItself)
+    }
+
+    /// Publishes a new `.weak` instance in the weak table.
+    @inline(never)
+    func publishWeak<Service: Sendable>(_ value: Service, _ entry: Entry) throws(GraftError) {
+        guard let instance = WeakInstance(value) else {
+            throw GraftError(
+                .weakNeedsClass,
+                "\(entry.key) is .weak but its factory made a \(type(of: value)), which is not a class",
+                service: entry.key.description,
+                hints: ["only class instances can be held weakly; use .transient or .singleton for values"]
+            )
         }
+        weakInstances.withLock { $0.bySlot[entry.slot] = instance }
     }
 }

@@ -58,6 +58,17 @@ struct ResolveState: Sendable {
         self.depth = depth
     }
 
+    /// A state that starts from another's unretained scope and frame, with no call state: no
+    /// reference count changes hands.
+    @inlinable
+    init(unmanagedScope: Unmanaged<Scope>, unmanagedFrame: Unmanaged<ResolutionFrame>?, singleton: Int, depth: Int) {
+        self.unmanagedScope = unmanagedScope
+        self.unmanagedFrame = unmanagedFrame
+        self.call = nil
+        self.singleton = singleton
+        self.depth = depth
+    }
+
     /// The scope.
     @inlinable
     var scope: Scope { unmanagedScope.takeUnretainedValue() }

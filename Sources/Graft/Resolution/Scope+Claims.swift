@@ -43,7 +43,7 @@ extension Scope {
             }
             let claim = makeClaim(serial: pending.serial, slot, key)
             if let chain = CreationChain.current, chain.contains(claim.id) {
-                if let provisional = pending.provisional { return .existing(provisional) }
+                if let provisional = state.claims.provisional(slot) { return .existing(provisional) }
                 reentered = (claim, chain)
                 return nil
             }
@@ -57,7 +57,7 @@ extension Scope {
 
     /// Makes `box` visible to resolves on behalf of the creation `claim` names, before it is finished.
     func setProvisional(_ box: InstanceCell, for claim: CreationClaim) {
-        withState { $0.claims.update(claim.slot.index) { $0.provisional = box } }
+        withState { $0.claims.setProvisional(box, slot: claim.slot.index) }
     }
 
     /// Ends the creation `claim` names: publishes its instance, or nothing when it failed, so
@@ -86,6 +86,10 @@ extension Scope {
 }
 
 /// Who issued a claim to create a shared instance, and so hears how the creation ended.
+///
+/// Its two steps are inlined: each creation knows its issuer where it starts
+/// (``ContainerCore/createClaimed(_:_:within:by:_:)`` is inlined there), so the switch folds
+/// to the one issuer's call.
 enum ClaimIssuer: Sendable {
     /// A coordinator: the root container's shared instances, and `Lazy` values.
     case coordinator(CreationCoordinator)
@@ -96,6 +100,7 @@ enum ClaimIssuer: Sendable {
     case root(ContainerCore, keepsRecord: Bool)
 
     /// Makes `box` visible to resolves on behalf of the creation `claim` names.
+    @inline(__always)
     func setProvisional(_ box: InstanceCell, for claim: CreationClaim) {
         switch self {
         case .coordinator(let coordinator): coordinator.setProvisional(box, for: claim)
@@ -106,6 +111,7 @@ enum ClaimIssuer: Sendable {
 
     /// Ends the creation `claim` names and wakes whoever waits for it; `container` finds a
     /// scope's coordinator when callers joined the creation there.
+    @inline(__always)
     func finish(_ claim: CreationClaim, _ outcome: Result<InstanceCell, GraftError>, in container: ContainerCore) {
         switch self {
         case .coordinator(let coordinator):

@@ -49,7 +49,11 @@ extension Scope {
         container.table.problemReporter(error)
     }
 
+    /// Inlined, and asking for no failure first: a close with nothing failed, every request's,
+    /// then makes no call to build the error.
+    @inline(__always)
     static func throwIfFailed(_ failures: [GraftError], closing what: String) throws(GraftError) {
+        guard !failures.isEmpty else { return }
         if let error = failure(failures, closing: what) { throw error }
     }
 
@@ -107,7 +111,10 @@ extension Scope {
         let closedNow = withState { state in takeForClosing(&state, into: &taken, closedScopes: &closedScopes) }
         guard closedNow else { return nil }
         if let closedScopes { report(closedScopes) }
-        return taken.records
+        // Moved out, not copied: a copy retains the array only for `taken` to release it.
+        var records: [DisposalRecord] = []
+        swap(&records, &taken.records)
+        return records
     }
 
     /// What a close takes out of the scopes it closes.

@@ -12,14 +12,17 @@ struct ScopedClaims: Sendable {
         /// How many callers found the slot claimed and were sent to wait for it in the scope's
         /// coordinator: the creator tells the coordinator how the creation ended when any did.
         var joiners = 0
-        /// The instance before its activation hooks finish, for resolves on behalf of this
-        /// same creation (services that inject each other through properties).
-        var provisional: InstanceCell?
     }
 
+    // Plain words in the claims themselves, so that claiming, reading and settling one copies
+    // and destroys no reference: the provisional instances, which only services with
+    // activation hooks have, are kept apart.
     private var first: Pending?
     private var second: Pending?
     private var more: [Pending] = []
+    /// The instances made before their activation hooks finish, by slot, for resolves on behalf
+    /// of the same creation (services that inject each other through properties).
+    private var provisionals: [(slot: Int, cell: InstanceCell)] = []
     /// The serial of the next claim.
     private var nextSerial = 0
 
@@ -57,8 +60,24 @@ struct ScopedClaims: Sendable {
         }
     }
 
+    /// The instance of the creation under way in `slot` before its activation hooks finish.
+    func provisional(_ slot: Int) -> InstanceCell? {
+        provisionals.isEmpty ? nil : provisionals.first { $0.slot == slot }?.cell
+    }
+
+    /// Records the instance of the creation under way in `slot` before its activation hooks
+    /// finish.
+    mutating func setProvisional(_ cell: InstanceCell, slot: Int) {
+        if let index = provisionals.firstIndex(where: { $0.slot == slot }) {
+            provisionals[index].cell = cell
+        } else {
+            provisionals.append((slot, cell))
+        }
+    }
+
     /// Ends the creation under way in `slot`; returns it.
     mutating func remove(_ slot: Int) -> Pending? {
+        if !provisionals.isEmpty { provisionals.removeAll { $0.slot == slot } }
         if first?.slot == slot {
             defer { first = nil }
             return first
