@@ -246,6 +246,111 @@ private struct FixedTimerResolver: Resolver {
     }
 }
 
+/// A dashboard whose superclass has an `@Injected` property too.
+private final class PitWall: PitWallBase {
+    @Injected var timer: Timer
+}
+
+private class PitWallBase {
+    @Injected(name: "backup") var backupTimer: Timer
+}
+
+@Suite struct ResolvePropertiesTests {
+    @Test func resolvesEveryPropertyByTheCallNotOnRead() throws {
+        let made = Counter()
+        var builder = ContainerBuilder()
+        builder.register(Timer.self) { _ in
+            made.increment()
+            return Timer()
+        }
+        builder.register(Timer.self, name: "backup") { _ in
+            made.increment()
+            return Timer()
+        }
+        let container = try builder.build()
+        let dashboard = Dashboard()
+
+        #expect(try container.resolveProperties(of: dashboard) == 2)
+        #expect(made.value == 2, "both transients are made by the call, before any read")
+
+        let (timer, backupTimer) = (dashboard.timer, dashboard.backupTimer)
+        #expect(dashboard.timer === timer)
+        #expect(dashboard.backupTimer === backupTimer)
+        #expect(timer !== backupTimer)
+        #expect(made.value == 2, "reads return the values resolved by the call")
+    }
+
+    @Test func resolvedPropertiesOutliveTheirContainer() throws {
+        let dashboard = Dashboard()
+        do {
+            var builder = ContainerBuilder()
+            builder.register(Timer.self, using: Timer.init)
+            builder.register(Timer.self, name: "backup", using: Timer.init)
+            try builder.build().resolveProperties(of: dashboard)
+        }
+        // The container is gone: a property resolved by the call reads its value, where one
+        // only bound would stop the program.
+        #expect(dashboard.timer !== dashboard.backupTimer)
+    }
+
+    @Test func resolvesSuperclassPropertiesFromAScope() throws {
+        var builder = ContainerBuilder()
+        builder.register(Timer.self, lifetime: .scoped, using: Timer.init)
+        builder.register(Timer.self, name: "backup", using: Timer.init)
+        let container = try builder.build()
+        let scope = container.makeScope()
+        let wall = PitWall()
+        #expect(try scope.resolveProperties(of: wall) == 2)
+        #expect(try wall.timer === scope.resolve(Timer.self))
+        #expect(wall.backupTimer !== wall.timer)
+        try scope.close()
+    }
+
+    @Test func anUnregisteredServiceIsThrownNamingTheProperty() throws {
+        var builder = ContainerBuilder()
+        builder.register(Timer.self, using: Timer.init)
+        let container = try builder.build()
+        let dashboard = Dashboard()
+
+        let error = #expect(throws: GraftError.self) { try container.resolveProperties(of: dashboard) }
+
+        #expect(error?.code == .notRegistered)
+        #expect(
+            error?.description == """
+                Graft: cannot inject Dashboard.backupTimer (Timer): no registration for Timer (name: "backup")
+                  registered for Timer: Timer
+                  register it: builder.register(Timer.self, name: "backup") { _ in ... }
+                """
+        )
+        #expect(try dashboard.$timer.value === dashboard.timer, "the property before it was resolved")
+    }
+
+    @Test func aThrowingFactoryIsThrownWithThePathAndItsError() throws {
+        var builder = ContainerBuilder()
+        let registrationLine = #line + 1
+        builder.register(Settings.self) { _ in throw Failure() }
+        builder.register(Timer.self, dependencies: [Requirement(Settings.self)]) { r in
+            _ = try r.resolve(Settings.self)
+            return Timer()
+        }
+        builder.register(Timer.self, name: "backup", using: Timer.init)
+        let container = try builder.build()
+
+        let error = #expect(throws: GraftError.self) { try container.resolveProperties(of: Dashboard()) }
+
+        #expect(error?.code == .factoryFailed)
+        #expect(error?.underlyingError is Failure)
+        #expect(
+            error?.description == """
+                Graft: cannot inject Dashboard.timer (Timer): factory of Settings threw: Failure()
+                  resolving: Timer → Settings
+                  registered at GraftTests/PropertyInjectionTests.swift:\(registrationLine); \
+                the next resolve runs the factory again
+                """
+        )
+    }
+}
+
 private struct Livery: KeyValueInjectable, Sendable {
     var colour = ""
     var number = 0

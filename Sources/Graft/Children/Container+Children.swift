@@ -315,7 +315,8 @@ final class ParentScopeLink: Disposable {
 
     /// The link of `scope`, a scope of the child `child`: made now if it was not yet.
     static func of(_ scope: Scope, in child: ContainerCore) throws(GraftError) -> ParentScopeLink {
-        try child.resolve(ParentScopeLink.self, name: nil, from: Unmanaged.passUnretained(scope))
+        // The caller keeps `scope` alive for the call.
+        try child.resolve(ParentScopeLink.self, name: nil, from: Unretained(scope))
     }
 }
 
@@ -398,7 +399,7 @@ extension Registration {
 extension Construction {
     /// The engine running this construction.
     var resolvingContainer: ContainerCore {
-        unsafeDowncast(site.takeUnretainedValue(), to: ContainerCore.self)
+        unsafeDowncast(site.object, to: ContainerCore.self)
     }
 
     /// The scope the construction resolves in (the root's record for the container itself).

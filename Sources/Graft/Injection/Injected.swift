@@ -23,8 +23,19 @@
 ///
 /// Reading a property that cannot be resolved (unbound, its container gone, its factory
 /// failing) is a programmer error, like unwrapping `nil`: it stops the program with the
-/// error's message, which says what to do. Use the projected value (`try $clock.value`) to
-/// handle those cases as a thrown ``GraftError`` instead.
+/// error's message, which says what to do. Two ways handle those cases as a thrown
+/// ``GraftError`` instead:
+///
+/// - ``Container/resolveProperties(of:)`` binds and resolves every property of the object at
+///   once, where the object is handed over; what fails is thrown there, naming the property,
+///   and every later read returns the value resolved then, so it cannot stop the program.
+/// - The projected value reads one property: `try $clock.value`.
+///
+/// ```swift
+/// let timer = LapTimer()
+/// try container.resolveProperties(of: timer)  // throws now if a property cannot be resolved
+/// timer.clock.start()                          // the value resolved above
+/// ```
 @propertyWrapper
 public final class Injected<Value: Sendable>: Sendable {
     /// Where the property resolves from.
@@ -51,6 +62,9 @@ public final class Injected<Value: Sendable>: Sendable {
     }
 
     /// The injected value, resolved on first read; assigning replaces it.
+    ///
+    /// Stops the program when the property cannot be resolved; see the type's documentation for
+    /// the throwing ways.
     public var wrappedValue: Value {
         get {
             do {
@@ -58,7 +72,8 @@ public final class Injected<Value: Sendable>: Sendable {
             } catch {
                 // The one documented trap (see the type's documentation): reading a property that
                 // cannot be resolved is a programming error, like force-unwrapping nil.
-                // `$property.value` is the throwing alternative for code that wants to handle it.
+                // `resolveProperties(of:)` and `$property.value` are the throwing alternatives for
+                // code that wants to handle it.
                 fatalError(error.description)
             }
         }
@@ -93,9 +108,7 @@ public final class Injected<Value: Sendable>: Sendable {
             let resolved: Value
             switch binding {
             case .origin(let origin):
-                let (container, scope) = try origin.resolvable(key)
-                var resolution = ResolveState(scope: scope)
-                resolved = try container.resolve(Value.self, name: name, &resolution)
+                resolved = try origin.resolve(Value.self, name: name)
             case .resolver(let resolver):
                 resolved = try resolver.resolve(Value.self, name: name)
             }
@@ -122,38 +135,10 @@ public final class Injected<Value: Sendable>: Sendable {
     public var isBound: Bool { state.withLock { $0.binding != nil || $0.value != nil } }
 }
 
-/// Lets ``Container/injectProperties(into:)`` find `@Injected` properties by reflection.
-protocol InjectableProperty {
-    func bind(to resolver: any Resolver)
-}
+extension Injected: InjectableProperty {
+    static var valueType: Any.Type { Value.self }
 
-extension Injected: InjectableProperty {}
-
-extension Resolver {
-    /// Binds every `@Injected` property of `object` to this resolver.
-    ///
-    /// ```swift
-    /// let timer = LapTimer()
-    /// container.injectProperties(into: timer)
-    /// ```
-    ///
-    /// Properties of superclasses are bound too. Nothing resolves until a property is read.
-    ///
-    /// - Parameter object: An object with `@Injected` properties.
-    /// - Returns: How many properties were bound.
-    @discardableResult
-    public func injectProperties(into object: AnyObject) -> Int {
-        var bound = 0
-        var mirror: Mirror? = Mirror(reflecting: object)
-        while let current = mirror {
-            for child in current.children {
-                if let property = child.value as? any InjectableProperty {
-                    property.bind(to: self)
-                    bound += 1
-                }
-            }
-            mirror = current.superclassMirror
-        }
-        return bound
+    func resolveNow() throws(GraftError) {
+        _ = try value
     }
 }

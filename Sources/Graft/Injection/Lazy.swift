@@ -14,11 +14,10 @@
 ///
 /// A `Lazy` holds its container weakly, so it never keeps the container alive.
 public final class Lazy<Value: Sendable>: Sendable {
-    private let link: DeferredLink
-    private let cached = Locked<Value?>(nil)
+    private let once: CreatedOnce<Value>
 
     init(_ link: DeferredLink) {
-        self.link = link
+        once = CreatedOnce(link)
     }
 
     /// The value, created by the first access: the same as ``get()-90sf4``.
@@ -38,19 +37,7 @@ public final class Lazy<Value: Sendable>: Sendable {
     /// - Returns: The value, the same one every time.
     /// - Throws: ``GraftError`` when the factory behind it throws; the next call tries again.
     public func get() throws(GraftError) -> Value {
-        if let value = cached.withLock({ $0 }) { return value }
-        let coordinator = try link.coordinator()
-        switch try coordinator.acquire(slot, key: link.key, existing: existing) {
-        case .ready(let box):
-            return box.value()
-        case .claimed(var claim, let parent):
-            let outcome = Result { () throws(GraftError) -> Value in
-                try CreationChain.running(&claim, within: parent) { () throws(GraftError) -> Value in
-                    try link.resolve(Value.self)
-                }
-            }
-            return try finish(claim, by: coordinator, outcome)
-        }
+        try once.value(of: self)
     }
 
     /// The value, created by the first call, awaiting an async factory; suspends instead of
@@ -59,24 +46,7 @@ public final class Lazy<Value: Sendable>: Sendable {
     /// - Returns: The value, the same one every time.
     /// - Throws: ``GraftError`` when the factory behind it throws; the next call tries again.
     public func get() async throws(GraftError) -> Value {
-        if let value = cached.withLock({ $0 }) { return value }
-        let coordinator = try link.coordinator()
-        switch try await coordinator.acquireAsync(slot, key: link.key, existing: existing) {
-        case .ready(let box):
-            return box.value()
-        case .claimed(let claim, _):
-            let outcome: Result<Value, GraftError>
-            do {
-                outcome = .success(
-                    try await CreationChain.running(claim) { () async throws -> Value in
-                        try await link.resolveAsync(Value.self)
-                    }
-                )
-            } catch {
-                outcome = .failure(GraftError.wrapping(error))
-            }
-            return try finish(claim, by: coordinator, outcome)
-        }
+        try await once.value(of: self)
     }
 
     /// The value, awaiting an async factory: the same as `try await get()`.
@@ -86,30 +56,7 @@ public final class Lazy<Value: Sendable>: Sendable {
     }
 
     /// Whether the value has been created.
-    public var isCreated: Bool { cached.withLock { $0 != nil } }
-
-    private var slot: SlotID { SlotID(store: ObjectIdentifier(self), index: 0) }
-
-    /// Keeps what the creation claimed as `claim` made, and tells the callers waiting for it.
-    private func finish(
-        _ claim: CreationClaim,
-        by coordinator: CreationCoordinator,
-        _ outcome: Result<Value, GraftError>
-    ) throws(GraftError) -> Value {
-        switch outcome {
-        case .success(let value):
-            cached.withLock { $0 = value }
-            coordinator.finish(claim, .success(InstanceCell.make(value)))
-            return value
-        case .failure(let failure):
-            coordinator.finish(claim, .failure(failure))
-            throw failure
-        }
-    }
-
-    private func existing() -> InstanceCell? {
-        cached.withLock { $0 }.map(InstanceCell.make)
-    }
+    public var isCreated: Bool { once.isCreated }
 }
 
 extension Lazy: WrappedDependency {

@@ -32,7 +32,7 @@ extension ContainerCore {
     func adoptDelivered(_ disposal: Disposal, for construction: borrowing Construction) throws(GraftError) {
         // The owner is always a `Scope`: `construct` is the only place that sets it.
         guard let object = construction.owner else { return }
-        let owner = unsafeDowncast(object.takeUnretainedValue(), to: Scope.self)
+        let owner = unsafeDowncast(object.object, to: Scope.self)
         let entry = table.entries[construction.node]
         try adopt(observed(DisposalRecord(disposal, key: entry.key), entry), by: owner)
     }
@@ -62,7 +62,7 @@ extension ContainerCore {
     /// container is `self`, which the caller already lends).
     @inline(__always)
     func makePlain<Parameter: Sendable>(
-        _ target: Unmanaged<Entry>,
+        _ target: Unretained<Entry>,
         _ state: inout ResolveState,
         as type: Parameter.Type
     ) throws(GraftError) -> Parameter {
@@ -71,7 +71,7 @@ extension ContainerCore {
         // looked up at run time on every call. The value comes back as it is, and an error,
         // always a `GraftError`, is unboxed on the way out.
         do {
-            return try target._withUnsafeGuaranteedRef { entry in try make(entry, &state) as Parameter }
+            return try target.with { entry in try make(entry, &state) as Parameter }
         } catch {
             throw GraftError.wrapping(error)
         }
@@ -176,14 +176,14 @@ struct DeferredLink: Sendable {
     }
 
     func resolve<Service: Sendable>(_ type: Service.Type) throws(GraftError) -> Service {
-        let (container, scope) = try origin.resolvable(key)
-        var state = ResolveState(scope: scope)
-        return try container.make(container.table.entries[target], &state)
+        try origin.resolving(key) { container, state throws(GraftError) in
+            try container.make(container.table.entries[target], &state)
+        }
     }
 
     func resolveAsync<Service: Sendable>(_ type: Service.Type) async throws(GraftError) -> Service {
-        let (container, scope) = try origin.resolvable(key)
-        var state = ResolveState(scope: scope)
-        return try await container.makeAsync(container.table.entries[target], &state)
+        try await origin.resolving(key) { container, state async throws(GraftError) in
+            try await container.makeAsync(container.table.entries[target], &state)
+        }
     }
 }

@@ -37,7 +37,7 @@ extension ContainerCore {
                 let claim = rootClaim(entry, generation)
                 // The instance may have been published between the caller's look and the claim.
                 if let existing = singletons.load(entry.slot) {
-                    let box = InstanceCell(object: existing.takeUnretainedValue())
+                    let box = InstanceCell(object: existing.object)
                     settleRoot(claim, .success(box), keepsRecord: false, publishing: false)
                     return .existing(box)
                 }
@@ -52,7 +52,7 @@ extension ContainerCore {
                 }
                 if rootClaims.join(entry.slot, seen: word) { return .join(claim) }
                 if let existing = singletons.load(entry.slot) {
-                    return .existing(InstanceCell(object: existing.takeUnretainedValue()))
+                    return .existing(InstanceCell(object: existing.object))
                 }
             }
         }

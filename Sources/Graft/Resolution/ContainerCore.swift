@@ -16,7 +16,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     /// `root`, unretained: what a `Container`'s resolves start from. Passing the root itself
     /// would retain and release it on every resolve, a write to one cache line that every
     /// thread resolving from the container shares; `root` keeps it alive as long as this core.
-    @usableFromInline let unretainedRoot: Unmanaged<Scope>
+    @usableFromInline let unretainedRoot: Unretained<Scope>
     /// Coordinates the creation of the root container's shared instances (singletons, `.weak`
     /// instances, `Lazy` values resolved from the root).
     let coordinator = CreationCoordinator()
@@ -47,7 +47,8 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     init(table: RegistrationTable) {
         self.table = table
         self.root = Scope(rootOf: (), isObserved: table.isObserved)
-        self.unretainedRoot = Unmanaged.passUnretained(root)
+        // `root` keeps it alive as long as this core.
+        self.unretainedRoot = Unretained(root)
         self.singletons = LazyCells(count: table.count)
         self.rootClaims = ClaimWords(count: table.count)
         super.init()
@@ -81,7 +82,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     /// core is borrowed as `self`. The root is borrowed too, not read from `root`, which would
     /// retain and release it: a count that every thread making scopes writes to.
     func makeScope() -> Scope {
-        unretainedRoot._withUnsafeGuaranteedRef { Scope(container: self, parent: $0) }
+        unretainedRoot.with { Scope(container: self, parent: $0) }
     }
 
     /// Resolves for a `Container` or `Scope`: an existing singleton without setting up a
@@ -90,11 +91,11 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     func resolve<Service: Sendable>(
         _ type: Service.Type,
         name: String?,
-        from unretainedScope: Unmanaged<Scope>
+        from unretainedScope: Unretained<Scope>
     ) throws(GraftError) -> Service {
         if name == nil, let index = table.unnamedIndex(for: ObjectIdentifier(type)) {
             // Borrowed: the caller keeps the scope alive, and its count stays untouched.
-            let isClosed = unretainedScope._withUnsafeGuaranteedRef { $0.isClosed }
+            let isClosed = unretainedScope.with { $0.isClosed }
             // An existing singleton is found from the type alone: its slot is its registration's
             // index, and the slot keeps its box for the container's whole life, so the box is
             // borrowed and only the instance handed out is retained.
@@ -103,7 +104,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
             }
             return try resolveEntry(index, from: unretainedScope)
         }
-        var state = ResolveState(scope: unretainedScope.takeUnretainedValue())
+        var state = ResolveState(scope: unretainedScope.object)
         return try resolve(type, name: name, &state)
     }
 
@@ -113,9 +114,9 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     @usableFromInline
     func resolveEntry<Service: Sendable>(
         _ index: Int,
-        from scope: Unmanaged<Scope>
+        from scope: Unretained<Scope>
     ) throws(GraftError) -> Service {
-        var state = ResolveState(unmanagedScope: scope)
+        var state = ResolveState(unretainedScope: scope)
         return try resolveEntry(index, &state)
     }
 
@@ -145,7 +146,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     @usableFromInline @inline(__always)
     func resolveEntry<Service: Sendable>(_ index: Int, _ state: inout ResolveState) throws(GraftError) -> Service {
         do {
-            return try table.entry(at: index)._withUnsafeGuaranteedRef { entry throws -> Service in
+            return try table.entry(at: index).with { entry throws -> Service in
                 if state.scope.isClosed { throw closedError(entry.key, state.scope) }
                 return try makeNew(entry, &state)
             }
@@ -399,17 +400,18 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
     /// calls of their own they cost as much again as the lending itself.
     @inline(__always)
     func makeFrame(for entry: Entry, _ state: inout ResolveState) throws(GraftError) -> ResolutionFrame {
-        if let frame = state.unmanagedFrame { try requireNoCycle(entering: entry, under: frame) }
+        if let frame = state.unretainedFrame { try requireNoCycle(entering: entry, under: frame) }
         // Nested resolves through the frame share the call's `.graph` instances; a table
         // without `.graph` registrations needs no call state, and saves its allocation.
         if table.hasGraphLifetime { _ = state.sharedCall() }
         // Field by field: passing the state itself would copy it, retaining what it holds.
         return ResolutionFrame.lend(
             ResolutionFrame.Step(
-                container: Unmanaged.passUnretained(self),
-                scope: state.unmanagedScope,
-                parent: state.unmanagedFrame,
-                call: state.call.map { Unmanaged.passUnretained($0) },
+                // The resolve lending the frame keeps all four alive while it is lent.
+                container: Unretained(self),
+                scope: state.unretainedScope,
+                parent: state.unretainedFrame,
+                call: state.call.map { Unretained($0) },
                 entryIndex: entry.index,
                 singleton: state.singleton,
                 depth: state.depth
@@ -419,8 +421,8 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
 
     /// Throws the cycle when `entry`'s closure or hook is already under way above `frame`.
     @inline(never)
-    func requireNoCycle(entering entry: Entry, under frame: Unmanaged<ResolutionFrame>) throws(GraftError) {
-        if let path = frame.takeUnretainedValue().path(from: entry.index) {
+    func requireNoCycle(entering entry: Entry, under frame: Unretained<ResolutionFrame>) throws(GraftError) {
+        if let path = frame.object.path(from: entry.index) {
             throw CycleReport.error(path + [entry.key])
         }
     }

@@ -77,7 +77,8 @@ enum CreationChain {
     /// ``current`` as the thread slot holds it, for carrying it to another thread that runs on
     /// this one's behalf while this one waits (see `StackExtension`).
     static var currentOnThread: UnsafeRawPointer? {
-        onThread.value ?? inTask.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) + taskTag }
+        // The task keeps its link while the chain is read (see `running(_:_:)`).
+        onThread.value ?? inTask.map { UnsafeRawPointer(Unretained($0).opaque) + taskTag }
     }
 
     /// Set around synchronous creations.
@@ -95,13 +96,13 @@ enum CreationChain {
     var encoded: UnsafeRawPointer {
         switch self {
         case .onStack(let pointer): UnsafeRawPointer(pointer)
-        case .inTask(let task): UnsafeRawPointer(Unmanaged.passUnretained(task).toOpaque()) + Self.taskTag
+        case .inTask(let task): UnsafeRawPointer(Unretained(task).opaque) + Self.taskTag
         }
     }
 
     private static func decode(_ raw: UnsafeRawPointer) -> CreationChain {
         if Int(bitPattern: raw) & taskTag != 0 {
-            return .inTask(Unmanaged<TaskLink>.fromOpaque(raw - taskTag).takeUnretainedValue())
+            return .inTask(Unretained<TaskLink>(opaque: raw - taskTag).object)
         }
         return .onStack(raw.assumingMemoryBound(to: StackLink.self))
     }

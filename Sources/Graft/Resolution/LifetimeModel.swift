@@ -72,7 +72,7 @@ extension ContainerCore {
             if entry.scopeTag != nil { return try taggedPlacement(of: entry, state) }
             try requireScope(entry, state)
             // Borrowed, as the state holds it: the caller keeps the scope alive.
-            let box = state.unmanagedScope._withUnsafeGuaranteedRef { $0.scopedInstance(entry.slot) }
+            let box = state.unretainedScope.with { $0.scopedInstance(entry.slot) }
             if let box { return .existing(box) }
             return .shared
         case .rootSlot, .weakTable:
@@ -95,9 +95,9 @@ extension ContainerCore {
         // nothing.
         let address = UInt(bitPattern: scope.id) >> 5
         let index = Int(address % UInt(scopeCoordinators.count))
-        if let made = scopeCoordinators.load(index) { return made.takeUnretainedValue() }
+        if let made = scopeCoordinators.load(index) { return made.object }
         let candidate = CreationCoordinator()
-        return scopeCoordinators.publish(candidate, at: index).takeUnretainedValue()
+        return scopeCoordinators.publish(candidate, at: index).object
     }
 
     /// The slot a shared instance of `entry` (a root one: scopes claim their own, see
@@ -111,8 +111,8 @@ extension ContainerCore {
         // From the unretained fields: the scope and the frame are alive for the whole resolve
         // (see ``ResolveState``), and going through the objects would retain and release them.
         ResolveState(
-            unmanagedScope: entry.lifetime.store == .scopeSlot ? state.unmanagedScope : unretainedRoot,
-            unmanagedFrame: state.unmanagedFrame,
+            unretainedScope: entry.lifetime.store == .scopeSlot ? state.unretainedScope : unretainedRoot,
+            unretainedFrame: state.unretainedFrame,
             singleton: entry.lifetime.store == .scopeSlot ? -1 : entry.index,
             depth: state.depth
         )
@@ -134,7 +134,7 @@ extension ContainerCore {
         case .scopeSlot: scope.scopedInstance(entry.slot)
         case .weakTable: weakCell(entry.slot, as: Service.self)
         case .none, .call, .rootSlot:
-            singletons.load(entry.slot).map { InstanceCell(object: $0.takeUnretainedValue()) }
+            singletons.load(entry.slot).map { InstanceCell(object: $0.object) }
         }
     }
 

@@ -13,19 +13,20 @@
 struct OpenChildren {
     /// A child's neighbours in its parent's list.
     struct Links {
-        var previous: Unmanaged<Scope>?
-        var next: Unmanaged<Scope>?
+        var previous: Unretained<Scope>?
+        var next: Unretained<Scope>?
     }
 
-    private var first: Unmanaged<Scope>?
+    private var first: Unretained<Scope>?
 
     var isEmpty: Bool { first == nil }
 
     /// Lists `child`, which is not listed, first.
     mutating func insert(_ child: Scope) {
-        let link = Unmanaged.passUnretained(child)
+        // Listed while open; a child let go unclosed unlists itself (see the type).
+        let link = Unretained(child)
         child.siblings = Links(previous: nil, next: first)
-        first?._withUnsafeGuaranteedRef { $0.siblings.previous = link }
+        first?.with { $0.siblings.previous = link }
         first = link
     }
 
@@ -33,11 +34,11 @@ struct OpenChildren {
     mutating func remove(_ child: Scope) {
         let links = child.siblings
         if let previous = links.previous {
-            previous._withUnsafeGuaranteedRef { $0.siblings.next = links.next }
+            previous.with { $0.siblings.next = links.next }
         } else {
             first = links.next
         }
-        links.next?._withUnsafeGuaranteedRef { $0.siblings.previous = links.previous }
+        links.next?.with { $0.siblings.previous = links.previous }
         child.siblings = Links()
     }
 
@@ -45,7 +46,7 @@ struct OpenChildren {
     func visit(_ body: (Scope) -> Void) {
         var link = first
         while let current = link {
-            current._withUnsafeGuaranteedRef { child in
+            current.with { child in
                 link = child.siblings.next
                 body(child)
             }

@@ -50,12 +50,12 @@ final class RegistrationTable: Sendable {
 
     /// The entry of registration `index`, unretained: the table keeps it as long as it lives.
     @inlinable
-    func entry(at index: Int) -> Unmanaged<Entry> {
+    func entry(at index: Int) -> Unretained<Entry> {
         cells.load(index) ?? makeEntry(index)
     }
 
     @usableFromInline
-    func makeEntry(_ index: Int) -> Unmanaged<Entry> {
+    func makeEntry(_ index: Int) -> Unretained<Entry> {
         cells.publish(Entry(graph: graph, index: index, isObserved: observers != nil), at: index)
     }
 
@@ -87,7 +87,7 @@ final class RegistrationTable: Sendable {
 
         @usableFromInline
         subscript(index: Int) -> Entry {
-            table.entry(at: index).takeUnretainedValue()
+            table.entry(at: index).object
         }
     }
 }

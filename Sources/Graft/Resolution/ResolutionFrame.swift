@@ -21,10 +21,10 @@
 final class ResolutionFrame: Resolver, @unchecked Sendable {
     /// What a frame is lent for.
     struct Step {
-        let container: Unmanaged<ContainerCore>
-        let scope: Unmanaged<Scope>
-        let parent: Unmanaged<ResolutionFrame>?
-        let call: Unmanaged<CallState>?
+        let container: Unretained<ContainerCore>
+        let scope: Unretained<Scope>
+        let parent: Unretained<ResolutionFrame>?
+        let call: Unretained<CallState>?
         /// The entry whose factory or hook receives the frame.
         let entryIndex: Int
         let singleton: Int
@@ -39,9 +39,9 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     @exclusivity(unchecked) private var retained: (ContainerCore, Scope, ResolutionFrame?, CallState?)?
 
     /// The shelf of the thread the frame was lent on, which a synchronous factory returns it to.
-    @exclusivity(unchecked) private var shelf: Unmanaged<LendingShelf>
+    @exclusivity(unchecked) private var shelf: Unretained<LendingShelf>
 
-    private init(_ step: Step, shelf: Unmanaged<LendingShelf>) {
+    private init(_ step: Step, shelf: Unretained<LendingShelf>) {
         self.step = step
         self.shelf = shelf
     }
@@ -50,7 +50,7 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     @inline(__always)
     static func lend(_ step: Step) -> ResolutionFrame {
         let shelf = LendingShelf.forThisThread
-        guard let object = shelf._withUnsafeGuaranteedRef({ $0.take() }) else {
+        guard let object = shelf.with({ $0.take() }) else {
             return ResolutionFrame(step, shelf: shelf)
         }
         // Only frames are ever put on the shelf (see `giveBack`).
@@ -81,7 +81,7 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     /// Takes back a frame whose factory returned, while its resolve still keeps the container
     /// and scope alive: a frame nobody kept moves onto `shelf`, one that is kept retains what it
     /// refers to.
-    private static func shelve(_ frame: consuming ResolutionFrame, on shelf: Unmanaged<LendingShelf>) {
+    private static func shelve(_ frame: consuming ResolutionFrame, on shelf: Unretained<LendingShelf>) {
         var frame = frame
         guard isKnownUniquelyReferenced(&frame) else {
             frame.retained = (frame.container, frame.scope, frame.parent, frame.call)
@@ -91,17 +91,17 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     }
 
     /// The container, for resolves that are not on the hot path.
-    var container: ContainerCore { step.container.takeUnretainedValue() }
+    var container: ContainerCore { step.container.object }
     /// The scope, for resolves that are not on the hot path.
-    var scope: Scope { step.scope.takeUnretainedValue() }
-    var parent: ResolutionFrame? { step.parent?.takeUnretainedValue() }
-    var call: CallState? { step.call?.takeUnretainedValue() }
+    var scope: Scope { step.scope.object }
+    var parent: ResolutionFrame? { step.parent?.object }
+    var call: CallState? { step.call?.object }
     /// The entry whose factory or hook received this frame.
     var entryIndex: Int { step.entryIndex }
 
     var state: ResolveState {
         ResolveState(
-            unmanagedScope: step.scope,
+            unretainedScope: step.scope,
             frame: self,
             call: call,
             singleton: step.singleton,
@@ -113,9 +113,10 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     func path(from index: Int) -> [ServiceKey]? {
         // Almost every call finds no cycle: walk the unretained links first, touching no
         // reference count, and make the keys only for a cycle.
-        var step: Unmanaged<ResolutionFrame>? = Unmanaged.passUnretained(self)
+        // `self` is alive for the call, and each parent's factory runs further up its resolve.
+        var step: Unretained<ResolutionFrame>? = Unretained(self)
         while let frame = step {
-            let (entryIndex, parent) = frame._withUnsafeGuaranteedRef { ($0.entryIndex, $0.step.parent) }
+            let (entryIndex, parent) = frame.with { ($0.entryIndex, $0.step.parent) }
             if entryIndex == index { break }
             step = parent
         }
@@ -134,7 +135,7 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     func resolve<Service: Sendable>(_ type: Service.Type, name: String?) throws(GraftError) -> Service {
         var state = self.state
         do {
-            return try step.container._withUnsafeGuaranteedRef { try $0.resolve(type, name: name, &state) }
+            return try step.container.with { try $0.resolve(type, name: name, &state) }
         } catch {
             throw GraftError.wrapping(error)
         }
@@ -150,7 +151,7 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
     func resolveAll<Service: Sendable>(_ type: Service.Type) throws(GraftError) -> [Service] {
         var state = self.state
         do {
-            return try step.container._withUnsafeGuaranteedRef { try $0.resolveAll(type, &state) }
+            return try step.container.with { try $0.resolveAll(type, &state) }
         } catch {
             throw GraftError.wrapping(error)
         }

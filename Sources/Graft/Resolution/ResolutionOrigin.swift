@@ -37,4 +37,38 @@ struct ResolutionOrigin: Sendable {
         if scope.isClosed { throw container.closedError(key, scope) }
         return (container, scope)
     }
+
+    /// Resolves `type`, registered under `name`, from the origin, as a top-level resolve there.
+    ///
+    /// - Throws: ``GraftError/Code/closed`` when the container is gone or the scope is closed,
+    ///   or the error resolving it throws.
+    func resolve<Service: Sendable>(_ type: Service.Type, name: String?) throws(GraftError) -> Service {
+        try resolving(ServiceKey(type, name: name)) { container, state throws(GraftError) in
+            try container.resolve(type, name: name, &state)
+        }
+    }
+
+    /// Runs `body`, a top-level resolve of `key` from the origin: its container, and a resolution
+    /// state on its scope, both kept alive by this call until `body` returns.
+    ///
+    /// - Throws: ``GraftError/Code/closed`` when the container is gone or the scope is closed,
+    ///   or what `body` throws.
+    func resolving<Result>(
+        _ key: ServiceKey,
+        _ body: (ContainerCore, inout ResolveState) throws(GraftError) -> Result
+    ) throws(GraftError) -> Result {
+        let (container, scope) = try resolvable(key)
+        var state = ResolveState(scope: scope)
+        return try body(container, &state)
+    }
+
+    /// Like ``resolving(_:_:)``, for a resolve that awaits.
+    func resolving<Result>(
+        _ key: ServiceKey,
+        _ body: (ContainerCore, inout ResolveState) async throws(GraftError) -> Result
+    ) async throws(GraftError) -> Result {
+        let (container, scope) = try resolvable(key)
+        var state = ResolveState(scope: scope)
+        return try await body(container, &state)
+    }
 }

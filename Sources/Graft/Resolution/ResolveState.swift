@@ -9,11 +9,11 @@ struct ResolveState: Sendable {
     // `Container`, a `Scope`, a `ResolutionFrame`, or a `DeferredLink` holding a strong local
     // reference) keeps the scope alive until the call returns; anything that outlives the call
     // (a frame a factory kept) retains the scope itself.
-    @usableFromInline let unmanagedScope: Unmanaged<Scope>
+    @usableFromInline let unretainedScope: Unretained<Scope>
     /// The innermost closure factory under way, when there is one: the path for cycle checks.
     /// Unretained, as the scope: that factory is running further up this same resolve, so its
     /// frame is lent (or kept by its factory) for at least as long as this state is used.
-    @usableFromInline var unmanagedFrame: Unmanaged<ResolutionFrame>?
+    @usableFromInline var unretainedFrame: Unretained<ResolutionFrame>?
     /// State shared by one top-level resolve call, made the first time something needs it.
     @usableFromInline var call: CallState?
     /// The index of the singleton (or `.weak` instance) being created, when the resolution runs
@@ -34,7 +34,7 @@ struct ResolveState: Sendable {
         depth: Int = 0
     ) {
         self.init(
-            unmanagedScope: Unmanaged.passUnretained(scope),
+            unretainedScope: Unretained(scope),
             frame: frame,
             call: call,
             singleton: singleton,
@@ -42,17 +42,18 @@ struct ResolveState: Sendable {
         )
     }
 
-    /// A state for `unmanagedScope`, which the caller keeps alive for the whole resolve.
+    /// A state for `unretainedScope`, which the caller keeps alive for the whole resolve.
     @inlinable
     init(
-        unmanagedScope: Unmanaged<Scope>,
+        unretainedScope: Unretained<Scope>,
         frame: ResolutionFrame? = nil,
         call: CallState? = nil,
         singleton: Int = -1,
         depth: Int = 0
     ) {
-        self.unmanagedScope = unmanagedScope
-        self.unmanagedFrame = frame.map { Unmanaged.passUnretained($0) }
+        self.unretainedScope = unretainedScope
+        // The frame's factory is running further up this resolve (see `unretainedFrame`).
+        self.unretainedFrame = frame.map { Unretained($0) }
         self.call = call
         self.singleton = singleton
         self.depth = depth
@@ -61,9 +62,14 @@ struct ResolveState: Sendable {
     /// A state that starts from another's unretained scope and frame, with no call state: no
     /// reference count changes hands.
     @inlinable
-    init(unmanagedScope: Unmanaged<Scope>, unmanagedFrame: Unmanaged<ResolutionFrame>?, singleton: Int, depth: Int) {
-        self.unmanagedScope = unmanagedScope
-        self.unmanagedFrame = unmanagedFrame
+    init(
+        unretainedScope: Unretained<Scope>,
+        unretainedFrame: Unretained<ResolutionFrame>?,
+        singleton: Int,
+        depth: Int
+    ) {
+        self.unretainedScope = unretainedScope
+        self.unretainedFrame = unretainedFrame
         self.call = nil
         self.singleton = singleton
         self.depth = depth
@@ -71,15 +77,15 @@ struct ResolveState: Sendable {
 
     /// The scope.
     @inlinable
-    var scope: Scope { unmanagedScope.takeUnretainedValue() }
+    var scope: Scope { unretainedScope.object }
 
     /// The innermost closure factory under way.
     @inlinable
-    var frame: ResolutionFrame? { unmanagedFrame?.takeUnretainedValue() }
+    var frame: ResolutionFrame? { unretainedFrame?.object }
 
     /// The scope as a construction's owner (see ``Construction/owner``).
     @inlinable
-    var owner: Unmanaged<AnyObject> { Unmanaged.fromOpaque(unmanagedScope.toOpaque()) }
+    var owner: Unretained<AnyObject> { unretainedScope.erased }
 
     @usableFromInline
     mutating func sharedCall() -> CallState {

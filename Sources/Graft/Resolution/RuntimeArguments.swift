@@ -118,17 +118,17 @@ extension ContainerCore {
 
 extension DeferredLink {
     func resolve<Service: Sendable>(_ type: Service.Type, arguments: RuntimeArguments) throws(GraftError) -> Service {
-        let (container, scope) = try origin.resolvable(key)
-        var state = ResolveState(scope: scope)
-        return try container.make(container.table.entries[target], arguments: arguments, &state)
+        try origin.resolving(key) { container, state throws(GraftError) in
+            try container.make(container.table.entries[target], arguments: arguments, &state)
+        }
     }
 
     func resolveAsync<Service: Sendable>(
         _ type: Service.Type,
         arguments: RuntimeArguments
     ) async throws(GraftError) -> Service {
-        let (container, scope) = try origin.resolvable(key)
-        var state = ResolveState(scope: scope)
-        return try await container.makeAsync(container.table.entries[target], arguments: arguments, &state)
+        try await origin.resolving(key) { container, state async throws(GraftError) in
+            try await container.makeAsync(container.table.entries[target], arguments: arguments, &state)
+        }
     }
 }

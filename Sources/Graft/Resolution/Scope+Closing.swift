@@ -80,12 +80,12 @@ extension Scope {
     /// parent (when it closes, or in its `deinit`), and a child holds its container, which holds
     /// the root. A scope made under another scope holds that one: nothing else keeps it alive.
     enum Parent {
-        case root(Unmanaged<Scope>)
+        case root(Unretained<Scope>)
         case scope(Scope)
 
         func forget(_ child: Scope) {
             switch self {
-            case .root(let root): root._withUnsafeGuaranteedRef { $0.forget(child) }
+            case .root(let root): root.with { $0.forget(child) }
             case .scope(let scope): scope.forget(child)
             }
         }
@@ -93,7 +93,7 @@ extension Scope {
         /// Whether `child` was still listed, and so is closed by being let go.
         func unlist(_ child: Scope) -> Bool {
             switch self {
-            case .root(let root): root._withUnsafeGuaranteedRef { $0.unlist(child) }
+            case .root(let root): root.with { $0.unlist(child) }
             case .scope(let scope): scope.unlist(child)
             }
         }

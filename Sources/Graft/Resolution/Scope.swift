@@ -73,7 +73,8 @@ public final class Scope: Resolver, @unchecked Sendable {
         self.isRoot = false
         self.isObserved = container.table.isObserved
         self.tag = tag
-        self.parent = parent.isRoot ? .root(Unmanaged.passUnretained(parent)) : .scope(parent)
+        // The root, kept alive by the container this scope holds (see `Parent`).
+        self.parent = parent.isRoot ? .root(Unretained(parent)) : .scope(parent)
         guard parent.add(child: self) else {
             closed.store(true, ordering: .releasing)
             return
@@ -104,7 +105,8 @@ public final class Scope: Resolver, @unchecked Sendable {
 
     @inlinable
     public func resolve<Service: Sendable>(_ type: Service.Type, name: String?) throws(GraftError) -> Service {
-        try container.resolve(type, name: name, from: Unmanaged.passUnretained(self))
+        // `self` is alive for the call.
+        try container.resolve(type, name: name, from: Unretained(self))
     }
 
     public func resolve<Service: Sendable>(_ type: Service.Type, name: String?) async throws(GraftError) -> Service {

@@ -13,7 +13,7 @@
 struct Construction {
     /// The engine, which keeps itself alive for the whole construction: borrowed, so asking it
     /// for a parameter changes no reference count that other threads share.
-    @usableFromInline let site: Unmanaged<ConstructionSite>
+    @usableFromInline let site: Unretained<ConstructionSite>
     /// The registration being made, as the engine numbers it.
     @usableFromInline let node: Int
     /// Where the instance goes.
@@ -46,7 +46,7 @@ struct Construction {
     @inlinable
     func argument<Argument: Sendable>(_ index: Int, as type: Argument.Type) throws(GraftError) -> Argument {
         guard let arguments, arguments.indices.contains(index), let value = arguments[index] as? Argument else {
-            throw site._withUnsafeGuaranteedRef { $0.missingArguments(for: self) }
+            throw site.with { $0.missingArguments(for: self) }
         }
         return value
     }
@@ -58,7 +58,7 @@ struct Construction {
     /// Who disposes the instance when its registered type is disposable: the engine's scope
     /// object, opaque here; `nil` when nobody does. The resolve that runs the construction
     /// keeps it alive.
-    @usableFromInline let owner: Unmanaged<AnyObject>?
+    @usableFromInline let owner: Unretained<AnyObject>?
     /// The next parameter's position.
     @usableFromInline var position = 0
     /// The next runtime argument's position, for closure factories.
@@ -73,11 +73,12 @@ struct Construction {
         request: UnsafeMutableRawPointer? = nil,
         inputs: UnsafePointer<ConstructionInputs>? = nil,
         frame: (any Resolver & AnyObject)? = nil,
-        owner: Unmanaged<AnyObject>? = nil,
+        owner: Unretained<AnyObject>? = nil,
         existing: UnsafeRawPointer? = nil
     ) {
         self.existing = existing
-        self.site = Unmanaged.passUnretained(site)
+        // The engine running the construction is alive until it returns.
+        self.site = Unretained(site)
         self.node = node
         self.output = output
         self.links = links
@@ -102,7 +103,7 @@ struct Construction {
         }
         defer { position += 1 }
         do {
-            return try site._withUnsafeGuaranteedRef { try $0.parameter(type, of: &self) }
+            return try site.with { try $0.parameter(type, of: &self) }
         } catch {
             throw GraftError.wrapping(error)
         }
@@ -159,7 +160,7 @@ struct Construction {
     @usableFromInline
     func adopt(_ disposal: Disposal) throws(GraftError) {
         do {
-            try site._withUnsafeGuaranteedRef { try $0.adopt(disposal, for: self) }
+            try site.with { try $0.adopt(disposal, for: self) }
         } catch {
             throw GraftError.wrapping(error)
         }
@@ -213,7 +214,7 @@ struct ConstructionInputs {
 
 /// The engine as a recipe sees it: it supplies autowired parameters. The engine subclasses it.
 ///
-/// A class, not a protocol, so that a ``Construction`` can hold it as an `Unmanaged` and borrow
+/// A class, not a protocol, so that a ``Construction`` can hold it as an `Unretained` and borrow
 /// it: a protocol existential cannot be borrowed that way, and calling through an unowned
 /// reference retains and releases it, a write to a cache line every resolving thread shares.
 ///

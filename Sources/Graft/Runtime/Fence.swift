@@ -10,8 +10,10 @@
 // object per thread that the engine keeps between resolves (`ThreadLocalObject`), each thread's
 // shelf of resolvers lent to closure factories (`LendingShelf`, which holds them by manual
 // retains), the hop to a fresh stack for very deep resolutions (`StackExtension`), the runtime's
-// metadata kind, which tells an existential registered type (`isExistentialType`), and the
-// user's factory closure kept in its own two words, without a closure around it (`ErasedFactory`).
+// metadata kind, which tells an existential registered type (`isExistentialType`), the
+// user's factory closure kept in its own two words, without a closure around it (`ErasedFactory`),
+// and the one way code outside the fence refers to an object without retaining it (`Unretained`,
+// whose invariant, "its maker keeps the object alive", is written on the type).
 //
 // The one invariant that makes them sound:
 //
@@ -21,7 +23,7 @@
 //
 // - "Immutable and outlives": a `Container` owns its table, and every resolve runs while a
 //   `Container`, a `Scope` or a `ResolutionFrame` holding the container is alive. So unretained
-//   references into the table (`Unmanaged<Entry>`, `unowned(unsafe)`, link addresses) never
+//   references into the table (`Unretained<Entry>`, `unowned(unsafe)`, link addresses) never
 //   dangle, and reading them needs no lock.
 // - "Made as the type of its own key": a recipe is created by the same `register` call that
 //   creates its registration's key, from the same `Service` type, and delivers exactly a

@@ -41,10 +41,11 @@ final class LazyCells<Object: AnyObject>: @unchecked Sendable {
 
     /// The object in cell `index`, unretained, if it has been made.
     @usableFromInline
-    func load(_ index: Int) -> Unmanaged<Object>? {
+    func load(_ index: Int) -> Unretained<Object>? {
         let address = storage[index].load(ordering: .acquiring)
         guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
-        return Unmanaged.fromOpaque(pointer)
+        // The cells keep their objects for as long as they live.
+        return Unretained(opaque: pointer)
     }
 
     /// The address of the object in cell `index`, or `nil` while the cell is empty: for reading
@@ -65,15 +66,16 @@ final class LazyCells<Object: AnyObject>: @unchecked Sendable {
     }
 
     /// Publishes `object` in cell `index` unless another got there first; returns the winner.
-    func publish(_ object: Object, at index: Int) -> Unmanaged<Object> {
+    func publish(_ object: Object, at index: Int) -> Unretained<Object> {
         let candidate = Unmanaged.passRetained(object)
         let address = UInt(bitPattern: candidate.toOpaque())
         let (exchanged, existing) = storage[index]
             .compareExchange(expected: 0, desired: address, ordering: .acquiringAndReleasing)
-        if exchanged { return candidate }
+        // The cells keep the winner for as long as they live.
+        if exchanged { return Unretained(candidate) }
         candidate.release()
         // `existing` is nonzero: the exchange failed only because a cell held an object.
-        return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: existing).unsafelyUnwrapped)
+        return Unretained(opaque: UnsafeRawPointer(bitPattern: existing).unsafelyUnwrapped)
     }
 }
 

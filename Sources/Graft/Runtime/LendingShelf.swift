@@ -28,8 +28,8 @@ final class LendingShelf {
 
     /// This thread's shelf, unretained: the thread keeps it until it exits, so a caller on this
     /// thread may use it for as long as its own call lasts.
-    static var forThisThread: Unmanaged<LendingShelf> {
-        Unmanaged.fromOpaque(perThread.object.toOpaque())
+    static var forThisThread: Unretained<LendingShelf> {
+        Unretained(opaque: perThread.object.toOpaque())
     }
 
     private static let perThread = ThreadLocalObject { LendingShelf() }
@@ -45,8 +45,8 @@ final class LendingShelf {
     /// Keeps `object` on `shelf` for a later ``take()``, unless the shelf is full: the caller's
     /// reference moves onto the shelf.
     @inline(__always)
-    static func put(_ object: consuming AnyObject, on shelf: Unmanaged<LendingShelf>) {
-        guard let slot = shelf._withUnsafeGuaranteedRef({ $0.reserveSlot() }) else { return }
+    static func put(_ object: consuming AnyObject, on shelf: Unretained<LendingShelf>) {
+        guard let slot = shelf.with({ $0.reserveSlot() }) else { return }
         slot.initialize(to: object)
     }
 
