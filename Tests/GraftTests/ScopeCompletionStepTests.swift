@@ -89,6 +89,23 @@ private struct Journal: Sendable {
         #expect(log.entries == ["dispose orders"])
     }
 
+    @Test func aScopeThatMadeNothingWithAStepMakesNothingToCompleteIt() async throws {
+        let made = CreationNames()
+        var builder = ContainerBuilder()
+        builder.addObserver(made)
+        builder.register(Ledger.self, lifetime: .scoped) { [log] _ in Ledger("orders", log: log) }
+        builder.onComplete(Ledger.self)
+        builder.register(Journal.self, lifetime: .scoped) { [log] _ in Journal(log: log) }
+        let scope = try await builder.build().makeScope()
+        _ = try await scope.resolve(Journal.self)
+        try await scope.complete()
+        #expect(made.names.withLock { $0 } == ["Journal"])  // no list of steps made for nothing
+        _ = try await scope.resolve(Ledger.self)
+        try await scope.complete()
+        try await scope.close()
+        #expect(log.entries == ["commit orders", "dispose orders"])
+    }
+
     @Test func aContainerWithoutCompletionStepsCompletesNothingAndThrowsNothing() async throws {
         var builder = ContainerBuilder()
         builder.register(Journal.self, lifetime: .scoped) { [log] _ in Journal(log: log) }
@@ -117,4 +134,11 @@ private struct Journal: Sendable {
         let error = #expect(throws: GraftError.self) { try builder.build() }
         #expect(error?.problems.first?.summary == "onActivation for Journal, which is not registered before it")
     }
+}
+
+/// Records the name of each service a container makes.
+private final class CreationNames: ContainerObserver {
+    let names = Guarded([String]())
+
+    func didCreate(_ event: CreationEvent) { names.withLock { $0.append(event.service) } }
 }

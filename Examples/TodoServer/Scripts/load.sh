@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
-# Load figures for docs/benchmarks.md: requests/s with and without the request scope, then a
-# 100,000-request soak with resident memory sampled and every scope counted. Everything listens
-# on 127.0.0.1 and every wrk run is bounded in time.
+# Load figures for docs/benchmarks.md: what the request scope costs on an empty route, as
+# requests/s and as the server's CPU time per request, then a 100,000-request soak with resident
+# memory sampled and every scope counted. Everything listens on 127.0.0.1 and every wrk run is
+# bounded in time.
 #
 #   Examples/TodoServer/Scripts/load.sh [rounds] [seconds]
 #
+# Requests/s move with whatever else the machine runs; the CPU time the server spends per
+# request (utime + stime from /proc/PID/stat around each run, divided by the requests wrk
+# completed) moves much less, so the scope's cost is given both ways.
+#
 # TODO_CONFIGURATION=debug measures a debug build (quicker to build; slower to run).
+# TODO_METRICS=off runs the server without its metrics observer, to see what that costs.
+# TODO_SOAK=off skips the soak. TODO_BINARY=path runs that server instead of building one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,22 +24,55 @@ work="$(mktemp -d)"
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 configuration="${TODO_CONFIGURATION:-release}"
-swift build -c "$configuration" --product todo-server >/dev/null
-TODO_PORT="$port" TODO_DATABASE="$work/todos.sqlite" ".build/$configuration/todo-server" >"$work/server.log" 2>&1 &
+binary="${TODO_BINARY:-}"  # a server built beforehand (to compare two builds), used as it is
+if [[ -z "$binary" ]]; then
+    swift build -c "$configuration" --product todo-server >/dev/null
+    binary=".build/$configuration/todo-server"
+fi
+TODO_METRICS="${TODO_METRICS:-on}" TODO_PORT="$port" TODO_DATABASE="$work/todos.sqlite" "$binary" >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 100); do curl -sf "$base/bare/ping" >/dev/null && break; sleep 0.1; done
 
 rss() { awk '/VmRSS/ { print $2 " kB" }' "/proc/$server/status"; }
-rate() { wrk -t2 -c32 -d"${seconds}s" "$base$1" | awk '/Requests\/sec/ { print $2 }'; }
+# The server's CPU time so far, all threads, in clock ticks (fields 14 and 15 of /proc/PID/stat).
+ticks() { awk '{ print $14 + $15 }' "/proc/$server/stat"; }
+tick_us="$(awk -v hz="$(getconf CLK_TCK)" 'BEGIN { print 1000000 / hz }')"
+# One bounded wrk run on route $1: prints its requests/s and the server's CPU µs per request.
+measure() {
+    local before after
+    before="$(ticks)"
+    wrk -t2 -c32 -d"${seconds}s" "$base$1" >"$work/wrk.txt"
+    after="$(ticks)"
+    awk -v used="$((after - before))" -v tick="$tick_us" '
+        /requests in/ { requests = $1 }
+        /Requests\/sec/ { rate = $2 }
+        END { printf "%.0f %.2f\n", rate, used * tick / requests }' "$work/wrk.txt"
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "warm-up: $(wrk -t2 -c32 -d5s "$base/ping" | awk '/Requests\/sec/ { print $2 }') req/s"
-echo "round  /ping (scope)  /bare/ping (no scope)  scope cost"
+echo "warm-up: $(measure /ping | cut -d' ' -f1) req/s"
+# /bare/ping-closure answers like /bare/ping but with the body shape the middleware gives each
+# response (a closure: head, body and end written apart), without a scope.
+routes=(/ping /bare/ping /bare/ping-closure)
+echo "round  route               req/s   CPU µs/req"
 for round in $(seq 1 "$rounds"); do
-    with="$(rate /ping)"
-    without="$(rate /bare/ping)"
-    cost="$(awk -v a="$with" -v b="$without" 'BEGIN { printf "%.1f%%", (b - a) / b * 100 }')"
-    echo "$round      $with       $without              $cost"
+    # The order rotates, so no route always runs right after the same other one.
+    for i in 0 1 2; do
+        route="${routes[$(((i + round) % 3))]}"
+        read -r rate cpu < <(measure "$route")
+        echo "$rate $cpu" >>"$work/${route//\//_}"
+        printf '%-6s %-19s %-7s %s\n' "$round" "$route" "$rate" "$cpu"
+    done
 done
+# Per round, each route against /bare/ping of the same round: lost requests/s, extra CPU.
+costs() {
+    paste -d' ' "$work/$1" "$work/_bare_ping" | awk '{ printf "%.1f %.1f\n", ($3 - $1) / $3 * 100, ($2 - $4) / $4 * 100 }' >"$work/costs"
+    echo "$2: $(cut -d' ' -f1 "$work/costs" | median)% fewer requests/s, $(cut -d' ' -f2 "$work/costs" | median)% more CPU per request" \
+        "(medians of $rounds rounds; CPU µs/req $(cut -d' ' -f2 "$work/$1" | median) vs $(cut -d' ' -f2 "$work/_bare_ping" | median))"
+}
+costs _ping "scope (/ping)"
+costs _bare_ping-closure "closure body alone (/bare/ping-closure)"
+[[ "${TODO_SOAK:-on}" == off ]] && { kill -TERM "$server"; wait "$server" || true; exit 0; }
 
 # 100,000 requests: 2 threads stop after 50,000 responses each; -d bounds the run in time.
 cat >"$work/count.lua" <<'LUA'
