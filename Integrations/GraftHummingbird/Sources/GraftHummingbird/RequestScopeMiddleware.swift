@@ -23,6 +23,12 @@ import Logging
 /// - **Draining.** While the container shuts down, a request that arrives gets no scope and is
 ///   answered `503 Service Unavailable`.
 ///
+/// On a server built with
+/// ``HummingbirdCore/HTTPServerBuilder/http1ClosingRequestScopes(configuration:)``, the server closes
+/// the scope of a response whose length is known once it has written it, and the middleware
+/// leaves that body as the handler made it; elsewhere it wraps each body to close the scope when
+/// the body ends, which makes Hummingbird write the response in three parts instead of one.
+///
 /// GraftVapor's `GraftScopeMiddleware` behaves the same way: both are built on Graft's
 /// `RequestScopes`.
 ///
@@ -88,12 +94,16 @@ public struct RequestScopeMiddleware<Context: GraftRequestContext>: RouterMiddle
         do {
             response = try await next(request, context)
             if response.body.contentLength != nil {
-                // The body is in memory: complete now, while the status can still change.
+                // The body's length is known: complete now, while the status can still change.
                 try await lease.complete()
             }
         } catch {
             await lease.fail()
             throw Self.answer(error, logger)
+        }
+        if response.body.contentLength != nil, let server = PendingScopeClose.current, server.hand(lease) {
+            // The server closes the scope once it has written the body, left as it is.
+            return response
         }
         let body = response.body
         let completesAtEnd = body.contentLength == nil

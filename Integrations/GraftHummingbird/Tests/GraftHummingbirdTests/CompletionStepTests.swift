@@ -58,7 +58,12 @@ private final class UnitOfWork: Completable, AsyncDisposable {
 /// A response claims only what was committed: the scope's completion step runs before the
 /// response is sent (before a streamed body's end), and a failure there reaches the client.
 @Suite(.timeLimit(.minutes(1))) struct CompletionStepTests {
-    private func app(_ journal: Journal, commitFails: Bool, logger: Logger) throws -> some ApplicationProtocol {
+    private func app(
+        _ journal: Journal,
+        commitFails: Bool,
+        logger: Logger,
+        on server: ServerKind
+    ) throws -> some ApplicationProtocol {
         var builder = ContainerBuilder()
         builder.register(UnitOfWork.self, lifetime: .scoped) { _ in
             UnitOfWork(journal: journal, commitFails: commitFails)
@@ -86,15 +91,17 @@ private final class UnitOfWork: Completable, AsyncDisposable {
         }
         return Application(
             router: router,
+            server: server.builder,
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             logger: logger
         )
     }
 
-    @Test func aCommitThatSucceedsHappensBeforeTheClientIsAnswered() async throws {
+    @Test(arguments: ServerKind.allCases)
+    func aCommitThatSucceedsHappensBeforeTheClientIsAnswered(on server: ServerKind) async throws {
         let journal = Journal()
         let (logger, logs) = InMemoryLogHandler.logger()
-        try await app(journal, commitFails: false, logger: logger).test(.live) { client in
+        try await app(journal, commitFails: false, logger: logger, on: server).test(.live) { client in
             try await client.execute(uri: "/orders", method: .post) { response in
                 #expect(response.status == .created)
                 #expect(String(buffer: response.body) == "order 7")
@@ -105,10 +112,11 @@ private final class UnitOfWork: Completable, AsyncDisposable {
         #expect(logs.errors.isEmpty)
     }
 
-    @Test func aCommitThatFailsTurnsTheResponseInto500AndIsLogged() async throws {
+    @Test(arguments: ServerKind.allCases)
+    func aCommitThatFailsTurnsTheResponseInto500AndIsLogged(on server: ServerKind) async throws {
         let journal = Journal()
         let (logger, logs) = InMemoryLogHandler.logger()
-        try await app(journal, commitFails: true, logger: logger).test(.live) { client in
+        try await app(journal, commitFails: true, logger: logger, on: server).test(.live) { client in
             try await client.execute(uri: "/orders", method: .post) { response in
                 #expect(response.status == .internalServerError)
                 #expect(!String(buffer: response.body).contains("order 7"))
@@ -127,11 +135,11 @@ private final class UnitOfWork: Completable, AsyncDisposable {
         #expect(logs.errors.first?.metadata["hb.request.id"] != nil)
     }
 
-    @Test(arguments: [false, true])
-    func aStreamedBodyCommitsAfterItsLastByteAndBeforeItsEnd(commitFails: Bool) async throws {
+    @Test(arguments: [false, true], ServerKind.allCases)
+    func aStreamedBodyCommitsAfterItsLastByteAndBeforeItsEnd(commitFails: Bool, on server: ServerKind) async throws {
         let journal = Journal()
         let (logger, logs) = InMemoryLogHandler.logger()
-        let raw = try await app(journal, commitFails: commitFails, logger: logger).test(.live) { client in
+        let raw = try await app(journal, commitFails: commitFails, logger: logger, on: server).test(.live) { client in
             try await Self.rawGet("/export", port: try #require(client.port))
         }
         #expect(raw.hasPrefix("HTTP/1.1 200 OK"))

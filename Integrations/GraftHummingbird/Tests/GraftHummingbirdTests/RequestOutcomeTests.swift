@@ -24,7 +24,8 @@ private final class Transaction: Disposable {
 }
 
 @Suite(.timeLimit(.minutes(1))) struct RequestOutcomeTests {
-    @Test func aFailedRequestRollsBackAndASuccessfulOneCommits() async throws {
+    @Test(arguments: ServerKind.allCases)
+    func aFailedRequestRollsBackAndASuccessfulOneCommits(on server: ServerKind) async throws {
         let ledger = Ledger()
         var builder = ContainerBuilder()
         builder.register(Ledger.self, instance: ledger)
@@ -42,7 +43,11 @@ private final class Transaction: Disposable {
             _ = try await context.resolve(Transaction.self)
             throw HTTPError(.conflict)
         }
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let app = Application(
+            router: router,
+            server: server.builder,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0))
+        )
         try await app.test(.live) { client in
             try await client.execute(uri: "/bad", method: .get) { #expect($0.status == .conflict) }
             #expect(ledger.all == ["rollback"])

@@ -71,7 +71,11 @@ private final class Gate: Sendable {
 
 private struct Failure: Error {}
 
-private func makeApp(_ tracker: Tracker, gate: Gate = Gate()) throws -> (some ApplicationProtocol, Container) {
+private func makeApp(
+    _ tracker: Tracker,
+    gate: Gate = Gate(),
+    on server: ServerKind
+) throws -> (some ApplicationProtocol, Container) {
     var builder = ContainerBuilder()
     builder.register(Pool.self, lifetime: .singleton) { _ in Pool(tracker: tracker) }
     builder.register(Probe.self, lifetime: .scoped, using: Probe.init(pool:))
@@ -127,15 +131,20 @@ private func makeApp(_ tracker: Tracker, gate: Gate = Gate()) throws -> (some Ap
         _ = try await context.resolve(Probe.self)
         throw Failure()
     }
-    let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    let app = Application(
+        router: router,
+        server: server.builder,
+        configuration: .init(address: .hostname("127.0.0.1", port: 0))
+    )
     return (app, container)
 }
 
 @Suite(.timeLimit(.minutes(2))) struct RequestScopeMiddlewareTests {
-    @Test func concurrentRequestsEachGetTheirOwnScopeClosedExactlyOnce() async throws {
+    @Test(arguments: ServerKind.allCases)
+    func concurrentRequestsEachGetTheirOwnScopeClosedExactlyOnce(on server: ServerKind) async throws {
         let tracker = Tracker()
         let gate = Gate()
-        let (app, _) = try makeApp(tracker, gate: gate)
+        let (app, _) = try makeApp(tracker, gate: gate, on: server)
         let requests = 16
         try await app.test(.live) { client in
             let port = try #require(client.port)
@@ -166,9 +175,10 @@ private func makeApp(_ tracker: Tracker, gate: Gate = Gate()) throws -> (some Ap
         #expect(tracker.disposals == Dictionary(uniqueKeysWithValues: (1...requests).map { ($0, 1) }))
     }
 
-    @Test func aStreamingBodySeesItsScopeAliveUntilItFinishes() async throws {
+    @Test(arguments: ServerKind.allCases)
+    func aStreamingBodySeesItsScopeAliveUntilItFinishes(on server: ServerKind) async throws {
         let tracker = Tracker()
-        let (app, _) = try makeApp(tracker)
+        let (app, _) = try makeApp(tracker, on: server)
         try await app.test(.live) { client in
             try await client.execute(uri: "/stream", method: .get) { response in
                 #expect(String(buffer: response.body) == "0:true 1:true 2:true 3:true 4:true ")
@@ -178,9 +188,10 @@ private func makeApp(_ tracker: Tracker, gate: Gate = Gate()) throws -> (some Ap
         #expect(tracker.disposals == [1: 1])
     }
 
-    @Test func aClientThatHangsUpMidStreamStillClosesItsScope() async throws {
+    @Test(arguments: ServerKind.allCases)
+    func aClientThatHangsUpMidStreamStillClosesItsScope(on server: ServerKind) async throws {
         let tracker = Tracker()
-        let (app, _) = try makeApp(tracker)
+        let (app, _) = try makeApp(tracker, on: server)
         try await app.test(.live) { client in
             let port = try #require(client.port)
             let connection = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -198,10 +209,17 @@ private func makeApp(_ tracker: Tracker, gate: Gate = Gate()) throws -> (some Ap
         }
     }
 
-    @Test(arguments: [("/throws", HTTPResponse.Status.badRequest), ("/fails", .internalServerError)])
-    func aThrowingHandlerStillClosesItsScope(path: String, status: HTTPResponse.Status) async throws {
+    @Test(
+        arguments: [("/throws", HTTPResponse.Status.badRequest), ("/fails", .internalServerError)],
+        ServerKind.allCases
+    )
+    func aThrowingHandlerStillClosesItsScope(
+        _ route: (path: String, status: HTTPResponse.Status),
+        on server: ServerKind
+    ) async throws {
+        let (path, status) = route
         let tracker = Tracker()
-        let (app, _) = try makeApp(tracker)
+        let (app, _) = try makeApp(tracker, on: server)
         try await app.test(.live) { client in
             try await client.execute(uri: path, method: .get) { response in
                 #expect(response.status == status)
@@ -211,10 +229,11 @@ private func makeApp(_ tracker: Tracker, gate: Gate = Gate()) throws -> (some Ap
         }
     }
 
-    @Test func aShutdownDuringRequestsInFlightLetsThemFinishFirst() async throws {
+    @Test(arguments: ServerKind.allCases)
+    func aShutdownDuringRequestsInFlightLetsThemFinishFirst(on server: ServerKind) async throws {
         let tracker = Tracker()
         let gate = Gate()
-        let (app, container) = try makeApp(tracker, gate: gate)
+        let (app, container) = try makeApp(tracker, gate: gate, on: server)
         try await app.test(.live) { client in
             let port = try #require(client.port)
             async let held = client.execute(uri: "/held", method: .get) { $0 }
