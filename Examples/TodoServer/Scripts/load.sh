@@ -51,14 +51,16 @@ measure() {
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "warm-up: $(measure /ping | cut -d' ' -f1) req/s"
-# /bare/ping-closure answers like /bare/ping but with the body shape the middleware gives each
-# response (a closure: head, body and end written apart), without a scope.
-routes=(/ping /bare/ping /bare/ping-closure)
+# /empty is behind the middleware and resolves nothing: the scope alone. /bare/ping-closure
+# answers like /bare/ping but with its body as a closure (head, body and end written apart), the
+# shape the middleware gives each response on Hummingbird's plain server; no scope.
+# TODO_ROUTES="/ping /bare/ping /bare/ping-closure" measures a server without /empty.
+read -r -a routes <<<"${TODO_ROUTES:-/ping /empty /bare/ping /bare/ping-closure}"
 echo "round  route               req/s   CPU µs/req"
 for round in $(seq 1 "$rounds"); do
     # The order rotates, so no route always runs right after the same other one.
-    for i in 0 1 2; do
-        route="${routes[$(((i + round) % 3))]}"
+    for i in $(seq 0 $((${#routes[@]} - 1))); do
+        route="${routes[$(((i + round) % ${#routes[@]}))]}"
         read -r rate cpu < <(measure "$route")
         echo "$rate $cpu" >>"$work/${route//\//_}"
         printf '%-6s %-19s %-7s %s\n' "$round" "$route" "$rate" "$cpu"
@@ -70,8 +72,13 @@ costs() {
     echo "$2: $(cut -d' ' -f1 "$work/costs" | median)% fewer requests/s, $(cut -d' ' -f2 "$work/costs" | median)% more CPU per request" \
         "(medians of $rounds rounds; CPU µs/req $(cut -d' ' -f2 "$work/$1" | median) vs $(cut -d' ' -f2 "$work/_bare_ping" | median))"
 }
-costs _ping "scope (/ping)"
-costs _bare_ping-closure "closure body alone (/bare/ping-closure)"
+for route in "${routes[@]}"; do
+    case "$route" in
+    /ping) costs _ping "scope and one scoped Disposable (/ping)" ;;
+    /empty) costs _empty "scope alone (/empty)" ;;
+    /bare/ping-closure) costs _bare_ping-closure "closure body alone (/bare/ping-closure)" ;;
+    esac
+done
 [[ "${TODO_SOAK:-on}" == off ]] && { kill -TERM "$server"; wait "$server" || true; exit 0; }
 
 # 100,000 requests: 2 threads stop after 50,000 responses each; -d bounds the run in time.

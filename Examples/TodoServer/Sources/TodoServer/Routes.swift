@@ -26,4 +26,6 @@ func addRoutes(to router: RouterGroup<BasicGraftRequestContext>) {
         _ = try await context.resolve(RequestStart.self)
         return "pong"
     }
+    // Resolves nothing: what a request's scope costs by itself, opened and closed.
+    router.get("empty") { _, _ in "pong" }
 }
