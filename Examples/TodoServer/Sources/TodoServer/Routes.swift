@@ -7,8 +7,9 @@ struct NewTodo: Decodable {
     var list: Int?
 }
 
-/// The routes that run in a request scope. `/ping` resolves one scoped value; `/bare/ping`,
-/// outside the scope's middleware, answers the same without it, so a load test can compare.
+/// The routes that run in a request scope. `/ping` resolves one scoped value and `/empty`
+/// nothing; `/bare/ping`, outside the scope's middleware, answers the same without it, so a load
+/// test can compare.
 func addRoutes(to router: RouterGroup<BasicGraftRequestContext>) {
     router.get("todos") { _, context in
         try await context.resolve(TodoRepository.self).all()
