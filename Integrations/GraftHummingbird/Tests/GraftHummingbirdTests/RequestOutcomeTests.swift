@@ -23,6 +23,8 @@ private final class Transaction: Disposable {
     func dispose() { ledger.append(outcome.failed ? "rollback" : "commit") }
 }
 
+private struct WriteFailure: Error {}
+
 @Suite(.timeLimit(.minutes(1))) struct RequestOutcomeTests {
     @Test(arguments: ServerKind.allCases)
     func aFailedRequestRollsBackAndASuccessfulOneCommits(on server: ServerKind) async throws {
@@ -55,5 +57,38 @@ private final class Transaction: Disposable {
         }
         while ledger.all.count < 2 { await Task.yield() }
         #expect(ledger.all == ["rollback", "commit"])
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aBodyThatFailsWhileItIsWrittenRollsBack(on server: ServerKind) async throws {
+        let ledger = Ledger()
+        var builder = ContainerBuilder()
+        builder.register(Ledger.self, instance: ledger)
+        builder.register(RequestOutcome.self, lifetime: .scoped) { _ in RequestOutcome() }
+        builder.register(Transaction.self, lifetime: .scoped, using: Transaction.init(outcome:ledger:))
+        let container = try await builder.build()
+        let router = Router(context: BasicGraftRequestContext.self)
+        router.add(middleware: RequestScopeMiddleware(container))
+        router.get("cut") { _, context -> Response in
+            _ = try await context.resolve(Transaction.self)
+            return Response(
+                status: .ok,
+                body: ResponseBody(contentLength: 10) { writer in
+                    try await writer.write(ByteBuffer(string: "12345"))
+                    throw WriteFailure()
+                }
+            )
+        }
+        let app = Application(
+            router: router,
+            server: server.builder,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0))
+        )
+        try await app.test(.live) { client in
+            // The server gives up on the connection: the client sees an error or a cut response.
+            _ = try? await client.execute(uri: "/cut", method: .get) { $0.status }
+        }
+        while ledger.all.isEmpty { await Task.yield() }
+        #expect(ledger.all == ["rollback"])
     }
 }
