@@ -39,38 +39,24 @@ private final class Item: Disposable {
     }
 }
 
-/// Runs the rest of the chain and records the shape of the body it returns.
-private struct BodyShapeRecorder<Context: RequestContext>: RouterMiddleware {
-    let shapes: Log
+/// Runs the rest of the chain, then hands its response to `transform`, whose result goes out.
+private struct ResponseTransformer: RouterMiddleware {
+    let transform: @Sendable (Response) -> Response
 
     func handle(
         _ request: Request,
-        context: Context,
-        next: (Request, Context) async throws -> Response
-    ) async throws
-        -> Response
-    {
-        let response = try await next(request, context)
-        // Hummingbird keeps the shape private; its reflection names the case ("byteBuffer",
-        // "closure"), which decides whether the response goes out in one write or three.
-        let backing = Mirror(reflecting: response.body).descendant("_backing")
-        shapes.append(backing.flatMap { Mirror(reflecting: $0).children.first?.label } ?? "unknown")
-        return response
+        context: BasicGraftRequestContext,
+        next: (Request, BasicGraftRequestContext) async throws -> Response
+    ) async throws -> Response {
+        transform(try await next(request, context))
     }
 }
 
-/// Drops the response of the rest of the chain unwritten and answers another.
-private struct ResponseDropper<Context: RequestContext>: RouterMiddleware {
-    func handle(
-        _ request: Request,
-        context: Context,
-        next: (Request, Context) async throws -> Response
-    ) async throws
-        -> Response
-    {
-        _ = try await next(request, context)
-        return Response(status: .accepted)
-    }
+/// How Hummingbird holds a response's body: "byteBuffer" goes out in one write, "closure" in
+/// three. Hummingbird keeps it private; its reflection names the case.
+private func shape(of body: ResponseBody) -> String {
+    let backing = Mirror(reflecting: body).descendant("_backing")
+    return backing.flatMap { Mirror(reflecting: $0).children.first?.label } ?? "unknown"
 }
 
 /// Resolves an `Item` from the scope the request has when it passes.
@@ -108,7 +94,12 @@ private struct ItemResolver: RouterMiddleware {
         let log = Log()
         let shapes = Log()
         let router = Router(context: BasicGraftRequestContext.self)
-        router.add(middleware: BodyShapeRecorder(shapes: shapes))
+        router.add(
+            middleware: ResponseTransformer { response in
+                shapes.append(shape(of: response.body))
+                return response
+            }
+        )
         router.add(middleware: RequestScopeMiddleware(try container(log)))
         router.get("item") { _, context in try await context.resolve(Item.self).name }
         try await app(router, on: server).test(.live) { client in
@@ -154,7 +145,7 @@ private struct ItemResolver: RouterMiddleware {
     func aResponseDroppedUnwrittenStillClosesItsScope(on server: ServerKind) async throws {
         let log = Log()
         let router = Router(context: BasicGraftRequestContext.self)
-        router.add(middleware: ResponseDropper())
+        router.add(middleware: ResponseTransformer { _ in Response(status: .accepted) })  // unwritten
         router.add(middleware: RequestScopeMiddleware(try container(log)))
         router.get("item") { _, context in try await context.resolve(Item.self).name }
         try await app(router, on: server).test(.live) { client in
