@@ -64,6 +64,8 @@ public enum RequestScopeClosing {
     ) -> HTTPChannelHandler.Responder {
         { request, writer, channel in
             let pending = PendingScopeClose()
+            // The writer cannot be copied and the responder consumes it, while a closure only
+            // borrows what it captures: it is moved out of an optional the closure can change.
             var writer = Optional(writer)
             do {
                 try await PendingScopeClose.$current.withValue(pending) {
