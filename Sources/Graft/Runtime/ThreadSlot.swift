@@ -32,13 +32,15 @@ final class ThreadSlot: Sendable {
     }
 
     /// Runs `body` with `record`'s address in this thread's slot, for a caller that passes a
-    /// variable of its own (`&record`): its address stays valid for the whole call.
+    /// variable of its own (`&record`): its address stays valid for the whole call. `body` is
+    /// given the address, which is what the slot holds while it runs but for nested `with`s.
     @inline(__always)
     func with<Record, Result, Failure: Error>(
         _ record: UnsafePointer<Record>,
-        _ body: () throws(Failure) -> Result
+        _ body: (UnsafeRawPointer) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try with(UnsafeRawPointer(record), body)
+        let address = UnsafeRawPointer(record)
+        return try with(address) { () throws(Failure) -> Result in try body(address) }
     }
 
     /// Runs `body` with `pointer` in this thread's slot; the caller keeps what it points at alive
