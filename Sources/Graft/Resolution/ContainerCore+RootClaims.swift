@@ -80,7 +80,8 @@ extension ContainerCore {
         inner.unretainedFrame = state.unretainedFrame
         let keepsRecord = entry.hasActivations
         do {
-            let value: Service = try CreationChain.running(&claim, within: parent) { chain throws(GraftError) -> Service in
+            let value: Service = try CreationChain.running(&claim, within: parent, known: state.creation) {
+                chain throws(GraftError) -> Service in
                 // Resolves nested in this creation run under its chain, on this thread.
                 inner.creation = chain
                 return try createShowingProvisional(entry, &inner, disposed: true) {

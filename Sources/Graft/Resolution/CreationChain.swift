@@ -126,11 +126,13 @@ enum CreationChain {
     ///
     /// `body` is given the new chain as the thread slot holds it (``encoded``), which the slot
     /// holds whenever `body`'s own code runs (nested creations restore it before they return):
-    /// resolves nested in this creation on this thread pass it to ``current(known:)``.
+    /// resolves nested in this creation on this thread pass it to ``current(known:)``, and to
+    /// this function as `known`, what the slot holds, which spares reading it; `0` when unknown.
     @inline(__always)
     static func running<Result, Failure: Error>(
         _ claim: UnsafePointer<CreationClaim>,
         within parent: CreationChain?,
+        known: UInt = 0,
         _ body: (_ encoded: UInt) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         var link = StackLink(claim: claim, parent: parent?.encoded)
@@ -138,7 +140,7 @@ enum CreationChain {
         // whole run: `withUnsafePointer` with a closure returning `Result` would be called
         // through its generic entry point in code that is not specialized (measured: about 140
         // instructions a creation).
-        return try onThread.with(&link) { (address) throws(Failure) -> Result in
+        return try onThread.with(&link, holding: known) { (address) throws(Failure) -> Result in
             try body(UInt(bitPattern: address))
         }
     }
