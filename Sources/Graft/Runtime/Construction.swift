@@ -338,7 +338,9 @@ struct ConstructionScratch: Sendable {
     @inlinable
     init() {}
 
-    @inlinable
+    /// Inlined into the engine's constructions, which are not specialized: as a call of its own
+    /// it costs more than the two comparisons it makes.
+    @inlinable @inline(__always)
     static func fits<Service>(_ type: Service.Type) -> Bool {
         MemoryLayout<Service>.size <= MemoryLayout<Self>.size
             && MemoryLayout<Service>.alignment <= MemoryLayout<Self>.alignment
