@@ -99,7 +99,11 @@ struct Construction {
             position += 1
             // The cell of a link's target holds an instance made as the target's type, which is
             // the parameter's: links join a parameter to the registration of its type.
-            return InstanceCell.storedValue(at: address, as: Parameter.self, storageClass: site.with { $0.storageClass })
+            return InstanceCell.storedValue(
+                at: address,
+                as: Parameter.self,
+                storageClass: site.with { $0.storageClass }
+            )
         }
         defer { position += 1 }
         do {
