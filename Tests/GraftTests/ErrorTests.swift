@@ -21,6 +21,19 @@ private final class Relay: Sendable {
     init(pong: Pong) {}
 }
 
+/// Singletons autowired from each other, the innermost made by a factory that resolves the
+/// outermost through the container itself, not through its resolver: only the record of the
+/// creations under way on the thread shows that this is a cycle.
+private final class Outer: Sendable {
+    init(middle: Middle) {}
+}
+
+private final class Middle: Sendable {
+    init(innermost: Innermost) {}
+}
+
+private final class Innermost: Sendable {}
+
 @Suite struct ErrorTests {
     @Test func notRegisteredNamesThePathAndTheRegisteredNames() throws {
         var builder = ContainerBuilder()
@@ -265,6 +278,29 @@ private final class Relay: Sendable {
 
         #expect(error?.summary == "dependency cycle: Pong → Ping → Pong")
         #expect(error?.path == ["Relay", "Pong", "Ping", "Pong"])
+    }
+
+    @Test func cycleThroughTheContainerItselfInsideNestedSingletonsIsReportedOnEveryResolve() throws {
+        let holder = Guarded<Container?>(nil)
+        defer { holder.withLock { $0 = nil } }
+        var builder = ContainerBuilder()
+        builder.register(Outer.self, lifetime: .singleton, using: Outer.init(middle:))
+        builder.register(Middle.self, lifetime: .singleton, using: Middle.init(innermost:))
+        builder.register(Innermost.self, lifetime: .singleton) { _ in
+            _ = try holder.withLock { $0 }?.resolve(Outer.self)
+            return Innermost()
+        }
+        let container = try builder.build()
+        holder.withLock { $0 = container }
+
+        let first = #expect(throws: GraftError.self) { try container.resolve(Outer.self) }
+        // Each creation put back what the thread recorded before it: the next resolve starts
+        // from nothing under way and finds the same cycle, not a stale record.
+        let second = #expect(throws: GraftError.self) { try container.resolve(Outer.self) }
+
+        #expect(first?.summary == "dependency cycle: Outer → Middle → Innermost → Outer")
+        #expect(first?.path == ["Outer", "Middle", "Innermost", "Outer"])
+        #expect(second?.description == first?.description)
     }
 
     @Test func eagerSingletonInARuntimeCycleFailsTheBuild() {

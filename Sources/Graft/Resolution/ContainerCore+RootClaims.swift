@@ -29,8 +29,11 @@ extension ContainerCore {
     /// Finds the singleton of `entry`, claims its slot, or counts the caller in as a waiter of
     /// the creation under way.
     ///
+    /// `known` is the caller's ``ResolveState/creation``: the current chain when the caller knows
+    /// it, which spares reading the thread slot; `0` otherwise.
+    ///
     /// - Throws: A cycle error when the caller's own creation holds the slot with no instance yet.
-    func claimRoot(_ entry: Entry) throws(GraftError) -> RootClaim {
+    func claimRoot(_ entry: Entry, known: UInt = 0) throws(GraftError) -> RootClaim {
         while true {
             switch rootClaims.claim(entry.slot) {
             case .claimed(let generation):
@@ -41,10 +44,10 @@ extension ContainerCore {
                     settleRoot(claim, .success(box), keepsRecord: false, publishing: false)
                     return .existing(box)
                 }
-                return .claimed(claim, within: CreationChain.current)
+                return .claimed(claim, within: CreationChain.current(known: known))
             case .held(let generation, let word):
                 let claim = rootClaim(entry, generation)
-                if let chain = CreationChain.current, chain.contains(claim.id) {
+                if let chain = CreationChain.current(known: known), chain.contains(claim.id) {
                     if entry.hasActivations, let provisional = coordinator.provisional(claim.id) {
                         return .existing(provisional)
                     }
@@ -77,8 +80,11 @@ extension ContainerCore {
         inner.unretainedFrame = state.unretainedFrame
         let keepsRecord = entry.hasActivations
         do {
-            let value: Service = try CreationChain.running(&claim, within: parent) { () throws(GraftError) -> Service in
-                try createShowingProvisional(entry, &inner, disposed: true) {
+            let value: Service = try CreationChain.running(&claim, within: parent, known: state.creation) {
+                chain throws(GraftError) -> Service in
+                // Resolves nested in this creation run under its chain, on this thread.
+                inner.creation = chain
+                return try createShowingProvisional(entry, &inner, disposed: true) {
                     coordinator.setProvisional($0, for: claim)
                 }
             }

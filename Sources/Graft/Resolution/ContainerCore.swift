@@ -439,7 +439,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
             return try createScopedShared(entry, in: state.scope, state)
         }
         if entry.lifetime.store == .rootSlot {
-            switch try claimRoot(entry) {
+            switch try claimRoot(entry, known: state.creation) {
             case .existing(let box):
                 return box.value(holdingItself: entry.holdsInstanceItself)
             case .join(let claim):
@@ -498,7 +498,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         let disposed = disposesShared(entry)
         return try completeShared(entry, claim, by: issuer) { () throws(GraftError) -> Service in
             // The link borrows the claim (`&claim`), so recording the creation copies nothing.
-            try CreationChain.running(&claim, within: parent) { () throws(GraftError) -> Service in
+            try CreationChain.running(&claim, within: parent) { _ throws(GraftError) -> Service in
                 try createShowingProvisional(entry, &inner, disposed: disposed) {
                     issuer.setProvisional($0, for: claim)
                 }

@@ -28,7 +28,7 @@ struct CreatedOnce<Value: Sendable>: Sendable {
             return cell.value()
         case .claimed(var claim, let parent):
             let outcome = Result { () throws(GraftError) -> Value in
-                try CreationChain.running(&claim, within: parent) { () throws(GraftError) -> Value in
+                try CreationChain.running(&claim, within: parent) { _ throws(GraftError) -> Value in
                     try link.resolve(Value.self)
                 }
             }

@@ -74,6 +74,14 @@ enum CreationChain {
     /// itself; any other task has no chain bound, whatever it reads.
     private static let asyncCreationsRunning = Atomic<Int>(0)
 
+    /// ``current``, told what this thread's slot holds when the caller knows it: `known` is a
+    /// chain as the slot holds it (``encoded``), as ``running(_:within:_:)`` gave it to its body,
+    /// or `0` when unknown. Known, it spares reading the slot.
+    static func current(known: UInt) -> CreationChain? {
+        if let raw = UnsafeRawPointer(bitPattern: known) { return decode(raw) }
+        return current
+    }
+
     /// ``current`` as the thread slot holds it, for carrying it to another thread that runs on
     /// this one's behalf while this one waits (see `StackExtension`).
     static var currentOnThread: UnsafeRawPointer? {
@@ -115,18 +123,26 @@ enum CreationChain {
     ///
     /// The claim is passed by address (`&claim`): the link borrows it rather than copying it, and
     /// the caller's variable outlives the call, which is the link's whole life.
+    ///
+    /// `body` is given the new chain as the thread slot holds it (``encoded``), which the slot
+    /// holds whenever `body`'s own code runs (nested creations restore it before they return):
+    /// resolves nested in this creation on this thread pass it to ``current(known:)``, and to
+    /// this function as `known`, what the slot holds, which spares reading it; `0` when unknown.
     @inline(__always)
     static func running<Result, Failure: Error>(
         _ claim: UnsafePointer<CreationClaim>,
         within parent: CreationChain?,
-        _ body: () throws(Failure) -> Result
+        known: UInt = 0,
+        _ body: (_ encoded: UInt) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         var link = StackLink(claim: claim, parent: parent?.encoded)
         // The link's address as an argument, valid for the whole call, which is the body's
         // whole run: `withUnsafePointer` with a closure returning `Result` would be called
         // through its generic entry point in code that is not specialized (measured: about 140
         // instructions a creation).
-        return try onThread.with(&link, body)
+        return try onThread.with(&link, holding: known) { (address) throws(Failure) -> Result in
+            try body(UInt(bitPattern: address))
+        }
     }
 
     /// Runs the asynchronous creation `claim` names, recorded in this task as running inside

@@ -82,7 +82,9 @@ final class Entry: Sendable {
         key: ServiceKey,
         lifetime: Lifetime,
         scopeTag: ScopeTagID?,
-        recipe: Recipe,
+        kind: FactoryKind,
+        build: @escaping Recipe.Build,
+        buildAsync: Recipe.BuildAsync?,
         serviceType: any Sendable.Type,
         declaredDependencies: [DeclaredDependency],
         activations hooks: [Activation],
@@ -101,13 +103,10 @@ final class Entry: Sendable {
         self.index = index
         self.lifetime = lifetime
         self.scopeTag = scopeTag
-        self.kind = recipe.kind
-        self.buildAsync = recipe.buildAsync
-        // Matched out of the recipe's own enum (see `Recipe.build(for:)`): passing the closure
-        // through a generic `Optional` (`recipe.build ?? …`) would wrap it in two reabstraction
-        // thunks, two allocations per entry and an extra call per construction.
-        self.build = recipe.build(for: serviceType)
-        self.isAsync = recipe.isAsync
+        self.kind = kind
+        self.buildAsync = buildAsync
+        self.build = build
+        self.isAsync = buildAsync != nil
         self.serviceType = serviceType
         func holdsItself<Service>(_ type: Service.Type) -> Bool { InstanceCell.holdsInstanceItself(type) }
         self.holdsInstanceItself = holdsItself(serviceType)
@@ -161,7 +160,14 @@ final class Entry: Sendable {
             key: ServiceKey(graph.registrations[index].serviceType, name: graph.registrations[index].name),
             lifetime: lifetime,
             scopeTag: Registration.scopeTag(in: extras),
-            recipe: graph.registrations[index].recipe,
+            kind: graph.registrations[index].recipe.kind,
+            // Each closure matched out of the recipe where the graph keeps it: the recipe passed
+            // whole would be copied, a retain and a release of its closure for every entry made.
+            // Matched out of the recipe's own enum (see `Recipe.build(for:)`): passing the
+            // closure through a generic `Optional` (`recipe.build ?? …`) would wrap it in two
+            // reabstraction thunks, two allocations per entry and an extra call per construction.
+            build: graph.registrations[index].recipe.build(for: graph.registrations[index].serviceType),
+            buildAsync: graph.registrations[index].recipe.buildAsync,
             serviceType: graph.registrations[index].serviceType,
             declaredDependencies: graph.registrations[index].dependencies,
             activations: Registration.activations(in: extras),

@@ -21,6 +21,16 @@ struct ResolveState: Sendable {
     @usableFromInline var singleton: Int
     /// How many services deep the resolution is, to move very deep ones to a fresh stack.
     @usableFromInline var depth = 0
+    /// The creation chain this thread's slot holds while this resolve runs, as the slot holds
+    /// it (``CreationChain/encoded``), when the resolve knows it; `0` when it does not.
+    ///
+    /// Set only on the state a singleton's synchronous creation makes for its own recipe, to
+    /// the chain ``CreationChain/running(_:within:_:)`` gives its body: that state lives only
+    /// in that body, on that thread (a hop to a fresh stack carries the slot along), where the
+    /// slot holds that chain whenever the resolve's own code runs. So a singleton created
+    /// among the recipe's dependencies learns its parent chain without reading the slot. Every
+    /// other state starts at `0`, and a state made from another does not copy it.
+    @usableFromInline var creation: UInt = 0
 
     /// Every this many levels a synchronous resolution continues on a new thread's stack.
     @usableFromInline static let stackHopInterval = 128

@@ -26,10 +26,6 @@ struct Construction {
     /// ``LazyCells/baseAddress``), numbered as the targets of ``links`` are: a plain dependency
     /// found there is read directly, without asking the engine. `nil` when there are none.
     @usableFromInline let existing: UnsafeRawPointer?
-    /// The class of the boxes that hold values which are not class instances (see
-    /// ``InstanceCell``), looked up once per construction that reads ``existing``, not once per
-    /// dependency: its metadata is made at run time, so each look-up is a call.
-    @usableFromInline let storageClass: ObjectIdentifier?
     /// What only some constructions are given (runtime arguments, prefetched parameters), on
     /// the engine's stack; `nil` when there is neither. Behind a pointer, so that a
     /// construction holds no reference and copying or ending one costs nothing.
@@ -81,7 +77,6 @@ struct Construction {
         existing: UnsafeRawPointer? = nil
     ) {
         self.existing = existing
-        self.storageClass = existing == nil ? nil : InstanceCell.storageClass
         // The engine running the construction is alive until it returns.
         self.site = Unretained(site)
         self.node = node
@@ -104,11 +99,10 @@ struct Construction {
             position += 1
             // The cell of a link's target holds an instance made as the target's type, which is
             // the parameter's: links join a parameter to the registration of its type.
-            // `storageClass` is set whenever `existing` is, and a parameter is found there only then.
             return InstanceCell.storedValue(
                 at: address,
                 as: Parameter.self,
-                storageClass: storageClass.unsafelyUnwrapped
+                storageClass: site.with { $0.storageClass }
             )
         }
         defer { position += 1 }
@@ -228,12 +222,21 @@ struct ConstructionInputs {
 /// it: a protocol existential cannot be borrowed that way, and calling through an unowned
 /// reference retains and releases it, a write to a cache line every resolving thread shares.
 ///
-/// `@unchecked Sendable` is sound: this class has no stored properties, and its one subclass
-/// (`ContainerCore`) has only `let` properties of `Sendable` types.
+/// `@unchecked Sendable` is sound: this class has only a `let` of a `Sendable` type, and its one
+/// subclass (`ContainerCore`) has only `let` properties of `Sendable` types.
 @usableFromInline
 class ConstructionSite: @unchecked Sendable {
+    /// The class of the boxes that hold values which are not class instances (see
+    /// ``InstanceCell``), for reading existing instances in ``Construction/next(_:)``: looked up
+    /// once per engine, not once per construction or dependency, since its metadata is made at
+    /// run time and each look-up is a call, and kept here rather than in each construction,
+    /// which every resolve sets up.
+    @usableFromInline let storageClass: ObjectIdentifier
+
     @usableFromInline
-    init() {}
+    init() {
+        storageClass = InstanceCell.storageClass
+    }
 
     /// The parameter at `construction.position`, typed.
     @usableFromInline
@@ -339,7 +342,9 @@ struct ConstructionScratch: Sendable {
     @inlinable
     init() {}
 
-    @inlinable
+    /// Inlined into the engine's constructions, which are not specialized: as a call of its own
+    /// it costs more than the two comparisons it makes.
+    @inlinable @inline(__always)
     static func fits<Service>(_ type: Service.Type) -> Bool {
         MemoryLayout<Service>.size <= MemoryLayout<Self>.size
             && MemoryLayout<Service>.alignment <= MemoryLayout<Self>.alignment

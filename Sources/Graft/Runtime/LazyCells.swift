@@ -71,7 +71,10 @@ final class LazyCells<Object: AnyObject>: @unchecked Sendable {
     /// `object` is consumed: the caller's reference becomes the cell's, rather than the cell
     /// retaining the object and the caller releasing its own.
     func publish(_ object: consuming Object, at index: Int) -> Unretained<Object> {
-        let candidate = Unmanaged.passRetained(object)
+        // `consume` ends the caller's reference right where the cell's begins, so the retain and
+        // the release cancel out; without it the release would come after the exchange, an
+        // atomic operation that reference-count optimization cannot move across.
+        let candidate = Unmanaged.passRetained(consume object)
         let address = UInt(bitPattern: candidate.toOpaque())
         let (exchanged, existing) = storage[index]
             .compareExchange(expected: 0, desired: address, ordering: .acquiringAndReleasing)

@@ -32,23 +32,32 @@ final class ThreadSlot: Sendable {
     }
 
     /// Runs `body` with `record`'s address in this thread's slot, for a caller that passes a
-    /// variable of its own (`&record`): its address stays valid for the whole call.
+    /// variable of its own (`&record`): its address stays valid for the whole call. `body` is
+    /// given the address, which is what the slot holds while it runs but for nested `with`s.
+    ///
+    /// `holding` is what the slot holds now, when the caller knows it (the pointer an enclosing
+    /// `with` on this thread gave its body, with no other `with` under way inside that body), or
+    /// `0` when it does not: known, it spares reading the slot.
     @inline(__always)
     func with<Record, Result, Failure: Error>(
         _ record: UnsafePointer<Record>,
-        _ body: () throws(Failure) -> Result
+        holding known: UInt = 0,
+        _ body: (UnsafeRawPointer) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try with(UnsafeRawPointer(record), body)
+        let address = UnsafeRawPointer(record)
+        return try with(address, holding: known) { () throws(Failure) -> Result in try body(address) }
     }
 
     /// Runs `body` with `pointer` in this thread's slot; the caller keeps what it points at alive
-    /// and in place until `body` returns.
+    /// and in place until `body` returns. `holding`: what the slot holds now, as in the `with`
+    /// above.
     @inline(__always)
     func with<Result, Failure: Error>(
         _ pointer: UnsafeRawPointer?,
+        holding known: UInt = 0,
         _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        let previous = pthread_getspecific(key)
+        let previous = known != 0 ? UnsafeMutableRawPointer(bitPattern: known) : pthread_getspecific(key)
         pthread_setspecific(key, pointer)
         defer { pthread_setspecific(key, previous) }
         return try body()
