@@ -117,14 +117,14 @@ extension Scope {
         return records
     }
 
-    /// What a close takes out of the scopes it closes.
-    private struct Taken {
+    /// What a close takes out of the scopes it closes. Non-copyable, as the instances it holds.
+    private struct Taken: ~Copyable {
         /// What must be disposed, in order.
         var records: [DisposalRecord] = []
         /// The closing scope's instances.
         var instances = ScopedInstances()
         /// Its children's instances (no allocation for a scope without children).
-        var childrenInstances: [ScopedInstances] = []
+        var childrenInstances: [InstanceCell] = []
     }
 
     /// Tells the observers of the scopes a close closed: this one's children, then this one.
@@ -176,7 +176,7 @@ extension Scope {
                 if closedScopes != nil, let observers = child.container.table.observers {
                     closedScopes?.add(child.id, observers)
                 }
-                taken.childrenInstances.append(childTaken.instances)
+                childTaken.instances.moveAll(into: &taken.childrenInstances)
                 taken.childrenInstances += childTaken.childrenInstances
             }
             state.children.removeAll()

@@ -21,7 +21,8 @@ import Synchronization
 // `OpenChildren`); the other stored properties are `let`s of `Sendable` types, and what leaves
 // the lock is `Sendable`.
 public final class Scope: Resolver, @unchecked Sendable {
-    struct State {
+    /// Non-copyable, as the instances it holds: only ever reached in place, through `withState`.
+    struct State: ~Copyable {
         var scoped = ScopedInstances()
         /// The `.scoped` slots being created (see `Scope+Claims.swift`); kept when the scope
         /// closes, so that creations under way still settle and wake their waiters.
