@@ -52,6 +52,7 @@ struct ScopedClaims: Sendable {
             yield &taken.provisionals
         }
     }
+
     /// The serial of the next claim.
     private var nextSerial = 0
 
