@@ -31,26 +31,13 @@ struct ScopedClaims: Sendable {
         var provisionals: [(slot: Int, cell: InstanceCell)] = []
     }
 
-    private var more: [Pending] {
-        get { overflow?.more ?? [] }
-        _modify {
-            // Moved out and back, so the array is uniquely referenced while it changes.
-            var taken = overflow ?? Overflow()
-            overflow = nil
-            defer { overflow = taken }
-            yield &taken.more
-        }
-    }
-
-    private var provisionals: [(slot: Int, cell: InstanceCell)] {
-        get { overflow?.provisionals ?? [] }
-        _modify {
-            // Moved out and back, so the array is uniquely referenced while it changes.
-            var taken = overflow ?? Overflow()
-            overflow = nil
-            defer { overflow = taken }
-            yield &taken.provisionals
-        }
+    /// Changes the overflow, made on first use; moved out and back, so its arrays are uniquely
+    /// referenced while they change.
+    private mutating func changeOverflow<Result>(_ change: (inout Overflow) -> Result) -> Result {
+        var taken = overflow ?? Overflow()
+        overflow = nil
+        defer { overflow = taken }
+        return change(&taken)
     }
 
     /// The serial of the next claim.
@@ -72,7 +59,7 @@ struct ScopedClaims: Sendable {
         } else if second == nil {
             second = pending
         } else {
-            more.append(pending)
+            changeOverflow { $0.more.append(pending) }
         }
         return pending
     }
@@ -86,7 +73,7 @@ struct ScopedClaims: Sendable {
             change(&pending)
             second = pending
         } else if let index = overflow?.more.firstIndex(where: { $0.slot == slot }) {
-            change(&more[index])
+            changeOverflow { change(&$0.more[index]) }
         }
     }
 
@@ -98,16 +85,18 @@ struct ScopedClaims: Sendable {
     /// Records the instance of the creation under way in `slot` before its activation hooks
     /// finish.
     mutating func setProvisional(_ cell: InstanceCell, slot: Int) {
-        if let index = provisionals.firstIndex(where: { $0.slot == slot }) {
-            provisionals[index].cell = cell
-        } else {
-            provisionals.append((slot, cell))
+        changeOverflow { overflow in
+            if let index = overflow.provisionals.firstIndex(where: { $0.slot == slot }) {
+                overflow.provisionals[index].cell = cell
+            } else {
+                overflow.provisionals.append((slot, cell))
+            }
         }
     }
 
     /// Ends the creation under way in `slot`; returns it.
     mutating func remove(_ slot: Int) -> Pending? {
-        if overflow?.provisionals.isEmpty == false { provisionals.removeAll { $0.slot == slot } }
+        if overflow?.provisionals.isEmpty == false { changeOverflow { $0.provisionals.removeAll { $0.slot == slot } } }
         if first?.slot == slot {
             defer { first = nil }
             return first
@@ -117,6 +106,6 @@ struct ScopedClaims: Sendable {
             return second
         }
         guard let index = overflow?.more.firstIndex(where: { $0.slot == slot }) else { return nil }
-        return more.remove(at: index)
+        return changeOverflow { $0.more.remove(at: index) }
     }
 }
