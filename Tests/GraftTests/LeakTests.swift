@@ -44,7 +44,14 @@ private struct InstrumentsSeen {
 
     private var seen: [Weak] = []
 
-    static func register(in builder: inout ContainerBuilder) {
+    /// A container with the six instruments, each `.scoped`.
+    static func makeContainer() throws -> Container {
+        var builder = ContainerBuilder()
+        register(in: &builder)
+        return try builder.build()
+    }
+
+    private static func register(in builder: inout ContainerBuilder) {
         builder.register(Instrument<First>.self, lifetime: .scoped) { _ in Instrument<First>() }
         builder.register(Instrument<Second>.self, lifetime: .scoped) { _ in Instrument<Second>() }
         builder.register(Instrument<Third>.self, lifetime: .scoped) { _ in Instrument<Third>() }
@@ -92,9 +99,7 @@ enum InjectedBinder: String, CaseIterable, Sendable {
     }
 
     @Test func aScopeReleasesEveryScopedInstanceWhenItCloses() throws {
-        var builder = ContainerBuilder()
-        InstrumentsSeen.register(in: &builder)
-        let container = try builder.build()
+        let container = try InstrumentsSeen.makeContainer()
         var seen = InstrumentsSeen()
         let scope = container.makeScope()
         try seen.resolveAll(from: scope)
@@ -104,9 +109,7 @@ enum InjectedBinder: String, CaseIterable, Sendable {
     }
 
     @Test func aScopeLetGoWithoutClosingReleasesEveryScopedInstance() throws {
-        var builder = ContainerBuilder()
-        InstrumentsSeen.register(in: &builder)
-        let container = try builder.build()
+        let container = try InstrumentsSeen.makeContainer()
         var seen = InstrumentsSeen()
         do {
             let scope = container.makeScope()
@@ -119,9 +122,7 @@ enum InjectedBinder: String, CaseIterable, Sendable {
     }
 
     @Test func closingAScopeReleasesItsOpenChildrensScopedInstances() throws {
-        var builder = ContainerBuilder()
-        InstrumentsSeen.register(in: &builder)
-        let container = try builder.build()
+        let container = try InstrumentsSeen.makeContainer()
         var seen = InstrumentsSeen()
         let parent = container.makeScope()
         let child = parent.makeScope()
