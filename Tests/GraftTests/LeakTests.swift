@@ -25,6 +25,60 @@ private final class Panel {
     nonisolated init() {}
 }
 
+/// One of six scoped services: a scope holds its first four instances inline and any more
+/// apart, and releases both kinds alike.
+private final class Instrument<Position>: Sendable {}
+private enum First {}
+private enum Second {}
+private enum Third {}
+private enum Fourth {}
+private enum Fifth {}
+private enum Sixth {}
+
+/// The six instruments' instances one scope made, each seen twice, held weakly.
+private struct InstrumentsSeen {
+    private final class Weak {
+        weak var object: AnyObject?
+        init(_ object: AnyObject) { self.object = object }
+    }
+
+    private var seen: [Weak] = []
+
+    /// A container with the six instruments, each `.scoped`.
+    static func makeContainer() throws -> Container {
+        var builder = ContainerBuilder()
+        register(in: &builder)
+        return try builder.build()
+    }
+
+    private static func register(in builder: inout ContainerBuilder) {
+        builder.register(Instrument<First>.self, lifetime: .scoped) { _ in Instrument<First>() }
+        builder.register(Instrument<Second>.self, lifetime: .scoped) { _ in Instrument<Second>() }
+        builder.register(Instrument<Third>.self, lifetime: .scoped) { _ in Instrument<Third>() }
+        builder.register(Instrument<Fourth>.self, lifetime: .scoped) { _ in Instrument<Fourth>() }
+        builder.register(Instrument<Fifth>.self, lifetime: .scoped) { _ in Instrument<Fifth>() }
+        builder.register(Instrument<Sixth>.self, lifetime: .scoped) { _ in Instrument<Sixth>() }
+    }
+
+    /// Resolves each instrument twice from `scope`, expecting the same instance both times.
+    mutating func resolveAll(from scope: Scope) throws {
+        try see(Instrument<First>.self, from: scope)
+        try see(Instrument<Second>.self, from: scope)
+        try see(Instrument<Third>.self, from: scope)
+        try see(Instrument<Fourth>.self, from: scope)
+        try see(Instrument<Fifth>.self, from: scope)
+        try see(Instrument<Sixth>.self, from: scope)
+    }
+
+    private mutating func see<Service: AnyObject & Sendable>(_ type: Service.Type, from scope: Scope) throws {
+        let instance = try scope.resolve(type)
+        #expect(try scope.resolve(type) === instance)
+        seen.append(Weak(instance))
+    }
+
+    var aliveCount: Int { seen.filter { $0.object != nil }.count }
+}
+
 /// Who binds the singleton's `@Injected` properties.
 enum InjectedBinder: String, CaseIterable, Sendable {
     case activationHookResolver, container, scope
@@ -42,6 +96,40 @@ enum InjectedBinder: String, CaseIterable, Sendable {
         #expect(gauge != nil)
         try scope.close()
         #expect(gauge == nil)
+    }
+
+    @Test func aScopeReleasesEveryScopedInstanceWhenItCloses() throws {
+        let container = try InstrumentsSeen.makeContainer()
+        var seen = InstrumentsSeen()
+        let scope = container.makeScope()
+        try seen.resolveAll(from: scope)
+        #expect(seen.aliveCount == 6)
+        try scope.close()
+        #expect(seen.aliveCount == 0)
+    }
+
+    @Test func aScopeLetGoWithoutClosingReleasesEveryScopedInstance() throws {
+        let container = try InstrumentsSeen.makeContainer()
+        var seen = InstrumentsSeen()
+        do {
+            let scope = container.makeScope()
+            try withExtendedLifetime(scope) {
+                try seen.resolveAll(from: scope)
+                #expect(seen.aliveCount == 6)
+            }
+        }
+        #expect(seen.aliveCount == 0)
+    }
+
+    @Test func closingAScopeReleasesItsOpenChildrensScopedInstances() throws {
+        let container = try InstrumentsSeen.makeContainer()
+        var seen = InstrumentsSeen()
+        let parent = container.makeScope()
+        let child = parent.makeScope()
+        try seen.resolveAll(from: child)
+        try parent.close()
+        #expect(child.isClosed)
+        #expect(seen.aliveCount == 0)
     }
 
     @Test func aScopeLetGoWithoutClosingDoesNotKeepItsContainerAlive() throws {

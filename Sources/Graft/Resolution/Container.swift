@@ -62,7 +62,9 @@ public final class Container: Resolver {
     ///
     /// - Returns: An open scope, a child of the root container.
     public func makeScope() -> Scope {
-        core.makeScope()
+        // Borrowed, as `self` keeps it: reading `core` would retain and release it, a write to
+        // one count that every thread making scopes shares.
+        Unretained(core).with { $0.makeScope() }
     }
 
     /// Runs `body` with a new scope and closes the scope when `body` ends.

@@ -80,10 +80,10 @@ extension ContainerCore {
         inner.unretainedFrame = state.unretainedFrame
         let keepsRecord = entry.hasActivations
         do {
-            let value: Service = try CreationChain.running(&claim, within: parent, known: state.creation) {
+            let value: Service = try CreationChain.running(&claim, within: parent) {
                 chain throws(GraftError) -> Service in
                 // Resolves nested in this creation run under its chain, on this thread.
-                inner.creation = chain
+                inner.creation = chain.word.bitPattern
                 return try createShowingProvisional(entry, &inner, disposed: true) {
                     coordinator.setProvisional($0, for: claim)
                 }

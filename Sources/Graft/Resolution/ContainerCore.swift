@@ -200,7 +200,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         defer { state.depth &-= 1 }
         do {
             if state.depth % ResolveState.stackHopInterval == 0 {
-                return try StackExtension.run(carrying: CreationChain.currentOnThread, in: CreationChain.onThread) {
+                return try CreationChain.onFreshStack {
                     () throws(GraftError) -> Service in
                     try makeByLifetime(entry, &state)
                 }

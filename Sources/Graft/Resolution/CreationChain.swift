@@ -27,21 +27,14 @@ struct CreationClaim: Sendable {
 /// can read the record (its body runs inside that frame, and a hop to a fresh stack blocks the
 /// frame until it returns), so making a singleton or a scoped instance allocates nothing for
 /// it. An asynchronous creation may resume on another thread, so it records itself in a
-/// task-local object instead.
-enum CreationChain {
-    /// A synchronous creation's record, in the stack frame of ``running(_:within:_:)``.
-    case onStack(UnsafePointer<StackLink>)
-    /// An asynchronous creation's record, the task's.
-    case inTask(TaskLink)
+/// task-local object instead. Either is named by one word (see ``ChainWord``), so recording a
+/// creation copies, retains and destroys nothing.
+struct CreationChain {
+    /// A stack link's record is a claim borrowed from its creator's frame; a node is a task's.
+    typealias Word = ChainWord<CreationClaim, TaskLink>
 
-    /// Plain words only, so recording a creation copies, retains and destroys nothing: the claim
-    /// is borrowed from the creator's frame (see ``running(_:within:_:)``), and the parent is
-    /// the thread slot's encoding of the enclosing chain (see ``encoded``), which the enclosing
-    /// creation keeps alive for longer than this one runs.
-    struct StackLink {
-        let claim: UnsafePointer<CreationClaim>
-        let parent: UnsafeRawPointer?
-    }
+    /// The innermost creation.
+    let word: Word
 
     /// An asynchronous creation only ever runs inside other asynchronous ones: synchronous code
     /// cannot start one it waits for.
@@ -57,12 +50,12 @@ enum CreationChain {
 
     /// The creation under way on this thread (synchronous), or else in this task (asynchronous).
     static var current: CreationChain? {
-        if let raw = onThread.value { return decode(raw) }
+        if let word = Word.current(in: onThread) { return CreationChain(word: word) }
         // While no asynchronous creation runs, no task holds a chain: one load spares the
         // task-local look-up (measured: 150 instructions in every scoped or singleton creation;
         // asking whether a task runs at all costs more, its types being resilient).
         guard asyncCreationsRunning.load(ordering: .relaxed) > 0 else { return nil }
-        return inTask.map(CreationChain.inTask)
+        return inTask.map(CreationChain.init(task:))
     }
 
     /// How many asynchronous creations are under way in the process, each with its chain bound
@@ -74,19 +67,19 @@ enum CreationChain {
     /// itself; any other task has no chain bound, whatever it reads.
     private static let asyncCreationsRunning = Atomic<Int>(0)
 
-    /// ``current``, told what this thread's slot holds when the caller knows it: `known` is a
-    /// chain as the slot holds it (``encoded``), as ``running(_:within:_:)`` gave it to its body,
-    /// or `0` when unknown. Known, it spares reading the slot.
+    /// ``current``, told it when the caller knows it: `known` is the bit pattern of the word
+    /// of the chain ``running(_:within:_:)`` gave its body, on this thread, or `0` when unknown.
+    /// Known, it spares reading the thread slot.
     static func current(known: UInt) -> CreationChain? {
-        if let raw = UnsafeRawPointer(bitPattern: known) { return decode(raw) }
+        if let word = Word(bitPattern: known) { return CreationChain(word: word) }
         return current
     }
 
-    /// ``current`` as the thread slot holds it, for carrying it to another thread that runs on
-    /// this one's behalf while this one waits (see `StackExtension`).
-    static var currentOnThread: UnsafeRawPointer? {
-        // The task keeps its link while the chain is read (see `running(_:_:)`).
-        onThread.value ?? inTask.map { UnsafeRawPointer(Unretained($0).opaque) + taskTag }
+    /// Runs `body` on a new thread with a large stack, which this one waits for, carrying
+    /// ``current`` there: the new thread runs on this one's behalf.
+    static func onFreshStack<Result>(_ body: () throws(GraftError) -> Result) throws(GraftError) -> Result {
+        let current = Word.current(in: onThread) ?? inTask.map { CreationChain(task: $0).word }
+        return try Word.onFreshStack(carrying: current, in: onThread, body)
     }
 
     /// Set around synchronous creations.
@@ -95,53 +88,36 @@ enum CreationChain {
     /// Set around asynchronous creations, which may resume on another thread.
     @TaskLocal private static var inTask: TaskLink?
 
-    /// Marks a task link in the thread slot; a stack link's address is a multiple of its
-    /// alignment, so its lowest bit is clear.
-    private static let taskTag = 1
-
-    /// The chain as the thread slot holds it: a stack link's address, or a task link's, tagged.
-    /// A task link stays alive while its creation runs: the task-local binding holds it.
-    var encoded: UnsafeRawPointer {
-        switch self {
-        case .onStack(let pointer): UnsafeRawPointer(pointer)
-        case .inTask(let task): UnsafeRawPointer(Unretained(task).opaque) + Self.taskTag
-        }
+    init(word: Word) {
+        self.word = word
     }
 
-    private static func decode(_ raw: UnsafeRawPointer) -> CreationChain {
-        if Int(bitPattern: raw) & taskTag != 0 {
-            return .inTask(Unretained<TaskLink>(opaque: raw - taskTag).object)
-        }
-        return .onStack(raw.assumingMemoryBound(to: StackLink.self))
+    /// The chain whose innermost creation is `task`'s; the task-local binding keeps the link
+    /// alive while its creation runs, which is as long as anything reads the chain.
+    init(task: TaskLink) {
+        self.word = Word(node: Unretained(task))
     }
 
     /// Runs the synchronous creation `claim` names, recorded on this thread as running inside
     /// `parent`, the current chain.
     ///
-    /// Inlined, with the thread slot's `with`: called from code that is not specialized, each
-    /// generic layer costs a call passing type metadata and an indirect result.
+    /// Inlined, with what it calls: called from code that is not specialized, each generic
+    /// layer costs a call passing type metadata and an indirect result.
     ///
     /// The claim is passed by address (`&claim`): the link borrows it rather than copying it, and
     /// the caller's variable outlives the call, which is the link's whole life.
     ///
-    /// `body` is given the new chain as the thread slot holds it (``encoded``), which the slot
-    /// holds whenever `body`'s own code runs (nested creations restore it before they return):
-    /// resolves nested in this creation on this thread pass it to ``current(known:)``, and to
-    /// this function as `known`, what the slot holds, which spares reading it; `0` when unknown.
+    /// `body` is given the new chain, which is the current one whenever `body`'s own code runs
+    /// on this thread (nested creations end before they return): resolves nested in this
+    /// creation pass it to ``current(known:)``, which spares reading the thread slot.
     @inline(__always)
     static func running<Result, Failure: Error>(
         _ claim: UnsafePointer<CreationClaim>,
         within parent: CreationChain?,
-        known: UInt = 0,
-        _ body: (_ encoded: UInt) throws(Failure) -> Result
+        _ body: (_ chain: CreationChain) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        var link = StackLink(claim: claim, parent: parent?.encoded)
-        // The link's address as an argument, valid for the whole call, which is the body's
-        // whole run: `withUnsafePointer` with a closure returning `Result` would be called
-        // through its generic entry point in code that is not specialized (measured: about 140
-        // instructions a creation).
-        return try onThread.with(&link, holding: known) { (address) throws(Failure) -> Result in
-            try body(UInt(bitPattern: address))
+        try Word.withStackLink(claim, parent: parent?.word, in: onThread) { (word) throws(Failure) -> Result in
+            try body(CreationChain(word: word))
         }
     }
 
@@ -158,15 +134,15 @@ enum CreationChain {
 
     /// Calls `body` with each creation, innermost first, until it returns `false`.
     func forEachClaim(_ body: (CreationClaim) -> Bool) {
-        var link: CreationChain? = self
-        while let current = link {
-            switch current {
-            case .onStack(let pointer):
-                guard body(pointer.pointee.claim.pointee) else { return }
-                link = pointer.pointee.parent.map(Self.decode)
-            case .inTask(let task):
+        var word: Word? = self.word
+        while let current = word {
+            switch current.link {
+            case .stack(let claim, let parent):
+                guard body(claim) else { return }
+                word = parent
+            case .node(let task):
                 guard body(task.claim) else { return }
-                link = task.parent.map(CreationChain.inTask)
+                word = task.parent.map { CreationChain(task: $0).word }
             }
         }
     }

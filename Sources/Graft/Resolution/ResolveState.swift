@@ -21,8 +21,8 @@ struct ResolveState: Sendable {
     @usableFromInline var singleton: Int
     /// How many services deep the resolution is, to move very deep ones to a fresh stack.
     @usableFromInline var depth = 0
-    /// The creation chain this thread's slot holds while this resolve runs, as the slot holds
-    /// it (``CreationChain/encoded``), when the resolve knows it; `0` when it does not.
+    /// The creation chain this thread's slot holds while this resolve runs, as its word's bit
+    /// pattern (``ChainWord/bitPattern``), when the resolve knows it; `0` when it does not.
     ///
     /// Set only on the state a singleton's synchronous creation makes for its own recipe, to
     /// the chain ``CreationChain/running(_:within:_:)`` gives its body: that state lives only

@@ -117,14 +117,14 @@ extension Scope {
         return records
     }
 
-    /// What a close takes out of the scopes it closes.
-    private struct Taken {
+    /// What a close takes out of the scopes it closes. Non-copyable, as the instances it holds.
+    private struct Taken: ~Copyable {
         /// What must be disposed, in order.
         var records: [DisposalRecord] = []
         /// The closing scope's instances.
         var instances = ScopedInstances()
         /// Its children's instances (no allocation for a scope without children).
-        var childrenInstances: [ScopedInstances] = []
+        var childrenInstances: [InstanceCell] = []
     }
 
     /// Tells the observers of the scopes a close closed: this one's children, then this one.
@@ -176,7 +176,7 @@ extension Scope {
                 if closedScopes != nil, let observers = child.container.table.observers {
                     closedScopes?.add(child.id, observers)
                 }
-                taken.childrenInstances.append(childTaken.instances)
+                childTaken.instances.moveAll(into: &taken.childrenInstances)
                 taken.childrenInstances += childTaken.childrenInstances
             }
             state.children.removeAll()
@@ -192,7 +192,7 @@ extension Scope {
 
     /// Called once a child's disposals are done, so a drain waits for them to finish.
     private func forget(_ child: Scope) {
-        let waiters = withState { state in remove(child, from: &state) }
+        guard let waiters = withState({ state in remove(child, from: &state) }) else { return }
         for waiter in waiters { waiter() }
     }
 
@@ -200,23 +200,23 @@ extension Scope {
     /// disposed when this one closes, as they would have been had it stayed listed.
     /// Returns whether `child` was still listed (not closed meanwhile by this scope's close).
     func unlist(_ child: Scope) -> Bool {
-        let (wasListed, waiters) = withState { state -> (Bool, [@Sendable () -> Void]) in
-            guard child.isListed.load(ordering: .acquiring) else { return (false, []) }
+        let (wasListed, waiters) = withState { state -> (Bool, [@Sendable () -> Void]?) in
+            guard child.isListed.load(ordering: .acquiring) else { return (false, nil) }
             state.disposables += child.withState { $0.disposables }
             return (true, remove(child, from: &state))
         }
-        for waiter in waiters { waiter() }
+        for waiter in waiters ?? [] { waiter() }
         return wasListed
     }
 
     /// Takes `child` off the list, if it is still on it; returns the drain's waiters to run
-    /// when that closed the last one.
-    private func remove(_ child: Scope, from state: inout State) -> [@Sendable () -> Void] {
+    /// when that closed the last one (`nil`, not an empty list, otherwise: every close asks).
+    private func remove(_ child: Scope, from state: inout State) -> [@Sendable () -> Void]? {
         if child.isListed.load(ordering: .acquiring) {
             child.isListed.store(false, ordering: .releasing)
             state.children.remove(child)
         }
-        guard state.children.isEmpty, let waiters = state.drainWaiters else { return [] }
+        guard state.children.isEmpty, let waiters = state.drainWaiters else { return nil }
         state.drainWaiters = []
         return waiters
     }

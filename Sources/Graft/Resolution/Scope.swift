@@ -21,7 +21,8 @@ import Synchronization
 // `OpenChildren`); the other stored properties are `let`s of `Sendable` types, and what leaves
 // the lock is `Sendable`.
 public final class Scope: Resolver, @unchecked Sendable {
-    struct State {
+    /// Non-copyable, as the instances it holds: only ever reached in place, through `withState`.
+    struct State: ~Copyable {
         var scoped = ScopedInstances()
         /// The `.scoped` slots being created (see `Scope+Claims.swift`); kept when the scope
         /// closes, so that creations under way still settle and wake their waiters.
@@ -65,10 +66,10 @@ public final class Scope: Resolver, @unchecked Sendable {
 
     /// A child of `parent`, or a scope born closed when `parent` is closed or draining.
     ///
-    /// `parent` is borrowed (`__shared`): an initializer owns its arguments by default, so the
-    /// caller would retain the parent, most often the root that every thread making scopes
-    /// shares, only for this initializer to release it.
-    init(container: ContainerCore, parent: __shared Scope, tag: ScopeTagID? = nil) {
+    /// `container` and `parent` are borrowed (`__shared`): an initializer owns its arguments by
+    /// default, so the caller would retain them, the core and most often the root that every
+    /// thread making scopes shares, only for this initializer to release them.
+    init(container: __shared ContainerCore, parent: __shared Scope, tag: ScopeTagID? = nil) {
         self.retainedContainer = container
         self.isRoot = false
         self.isObserved = container.table.isObserved

@@ -19,10 +19,27 @@ struct ScopedClaims: Sendable {
     // activation hooks have, are kept apart.
     private var first: Pending?
     private var second: Pending?
-    private var more: [Pending] = []
-    /// The instances made before their activation hooks finish, by slot, for resolves on behalf
-    /// of the same creation (services that inject each other through properties).
-    private var provisionals: [(slot: Int, cell: InstanceCell)] = []
+    /// `nil` until a third claim or a provisional instance needs it: two empty arrays still
+    /// cost two release calls in every scope let go, a `nil` costs none.
+    private var overflow: Overflow?
+
+    /// What most scopes never need.
+    private struct Overflow {
+        var more: [Pending] = []
+        /// The instances made before their activation hooks finish, by slot, for resolves on
+        /// behalf of the same creation (services that inject each other through properties).
+        var provisionals: [(slot: Int, cell: InstanceCell)] = []
+    }
+
+    /// Changes the overflow, made on first use; moved out and back, so its arrays are uniquely
+    /// referenced while they change.
+    private mutating func changeOverflow<Result>(_ change: (inout Overflow) -> Result) -> Result {
+        var taken = overflow ?? Overflow()
+        overflow = nil
+        defer { overflow = taken }
+        return change(&taken)
+    }
+
     /// The serial of the next claim.
     private var nextSerial = 0
 
@@ -30,7 +47,7 @@ struct ScopedClaims: Sendable {
     subscript(slot: Int) -> Pending? {
         if first?.slot == slot { return first }
         if second?.slot == slot { return second }
-        return more.isEmpty ? nil : more.first { $0.slot == slot }
+        return overflow?.more.first { $0.slot == slot }
     }
 
     /// Claims `slot`, which has no creation under way; returns the new claim.
@@ -42,7 +59,7 @@ struct ScopedClaims: Sendable {
         } else if second == nil {
             second = pending
         } else {
-            more.append(pending)
+            changeOverflow { $0.more.append(pending) }
         }
         return pending
     }
@@ -55,29 +72,31 @@ struct ScopedClaims: Sendable {
         } else if var pending = second, pending.slot == slot {
             change(&pending)
             second = pending
-        } else if let index = more.firstIndex(where: { $0.slot == slot }) {
-            change(&more[index])
+        } else if let index = overflow?.more.firstIndex(where: { $0.slot == slot }) {
+            changeOverflow { change(&$0.more[index]) }
         }
     }
 
     /// The instance of the creation under way in `slot` before its activation hooks finish.
     func provisional(_ slot: Int) -> InstanceCell? {
-        provisionals.isEmpty ? nil : provisionals.first { $0.slot == slot }?.cell
+        overflow?.provisionals.first { $0.slot == slot }?.cell
     }
 
     /// Records the instance of the creation under way in `slot` before its activation hooks
     /// finish.
     mutating func setProvisional(_ cell: InstanceCell, slot: Int) {
-        if let index = provisionals.firstIndex(where: { $0.slot == slot }) {
-            provisionals[index].cell = cell
-        } else {
-            provisionals.append((slot, cell))
+        changeOverflow { overflow in
+            if let index = overflow.provisionals.firstIndex(where: { $0.slot == slot }) {
+                overflow.provisionals[index].cell = cell
+            } else {
+                overflow.provisionals.append((slot, cell))
+            }
         }
     }
 
     /// Ends the creation under way in `slot`; returns it.
     mutating func remove(_ slot: Int) -> Pending? {
-        if !provisionals.isEmpty { provisionals.removeAll { $0.slot == slot } }
+        if overflow?.provisionals.isEmpty == false { changeOverflow { $0.provisionals.removeAll { $0.slot == slot } } }
         if first?.slot == slot {
             defer { first = nil }
             return first
@@ -86,7 +105,7 @@ struct ScopedClaims: Sendable {
             defer { second = nil }
             return second
         }
-        guard let index = more.firstIndex(where: { $0.slot == slot }) else { return nil }
-        return more.remove(at: index)
+        guard let index = overflow?.more.firstIndex(where: { $0.slot == slot }) else { return nil }
+        return changeOverflow { $0.more.remove(at: index) }
     }
 }
