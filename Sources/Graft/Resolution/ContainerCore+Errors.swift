@@ -5,13 +5,21 @@ extension ContainerCore {
         if entry.asyncCause != nil { throw needsAwaitError(entry, inFactoryOf: state.frame) }
     }
 
-    @usableFromInline
+    /// Throws when a `.scoped` `entry` is resolved from the root container. Inlined: every
+    /// resolve of a `.scoped` service asks, and as a call of its own the question cost four
+    /// times the comparison it makes.
+    @inline(__always)
     func requireScope(_ entry: Entry, _ state: borrowing ResolveState) throws(GraftError) {
-        guard state.scope.isRoot else { return }
+        if state.scope.isRoot { throw scopeRequiredError(entry, state) }
+    }
+
+    /// Why `entry`, which is `.scoped`, cannot be resolved from the root container.
+    @inline(never)
+    private func scopeRequiredError(_ entry: Entry, _ state: borrowing ResolveState) -> GraftError {
         let isScopeValue = entry.kind == .scopeValue
         if state.singleton >= 0 {
             let holder = table.entries[state.singleton]
-            throw GraftError(
+            return GraftError(
                 .captiveDependency,
                 "captive dependency: \(holder.key) (\(holder.lifetime)) resolved \(entry.key) (.scoped) while being created",
                 service: holder.key.description,
@@ -24,7 +32,7 @@ extension ContainerCore {
             )
         }
         if isScopeValue {
-            throw GraftError(
+            return GraftError(
                 .scopedFromRoot,
                 "\(entry.key.typeName) is a scope value and cannot be resolved from the root container",
                 service: entry.key.description,
@@ -34,7 +42,7 @@ extension ContainerCore {
                 ]
             )
         }
-        throw GraftError(
+        return GraftError(
             .scopedFromRoot,
             "\(entry.key.subject) is .scoped and cannot be resolved from the root container",
             service: entry.key.description,
