@@ -62,15 +62,21 @@ extension Scope {
 
     /// Ends the creation `claim` names: publishes its instance, or nothing when it failed, so
     /// the next resolve tries again. Returns how many callers joined it.
+    @inline(__always)
     func settle(_ claim: CreationClaim, _ outcome: Result<InstanceCell, GraftError>) -> Int {
-        withState { state -> Int in
-            if case .success(let box) = outcome { state.scoped.store(box, slot: claim.slot.index) }
+        // Taken out before the lock, and moved into the slot: the closure would otherwise copy
+        // the cell only for the slot to retain it again.
+        var made: InstanceCell?
+        if case .success(let box) = outcome { made = box }
+        return withState { state -> Int in
+            if let box = made.take() { state.scoped.store(box, slot: claim.slot.index) }
             return state.claims.remove(claim.slot.index)?.joiners ?? 0
         }
     }
 
     /// Settles `claim` (see ``settle(_:_:)``), then wakes the callers that joined it, in this
     /// scope's coordinator of `container`.
+    @inline(__always)
     func finish(_ claim: CreationClaim, _ outcome: Result<InstanceCell, GraftError>, in container: ContainerCore) {
         let joiners = settle(claim, outcome)
         if joiners > 0 { container.coordinator(of: self).finish(claim, outcome, joiners: joiners) }

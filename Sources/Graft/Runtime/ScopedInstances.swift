@@ -38,7 +38,10 @@ struct ScopedInstances: ~Copyable {
     }
 
     /// Stores `cell` in `slot`, replacing what the slot held.
-    mutating func store(_ cell: InstanceCell, slot: Int) {
+    ///
+    /// `cell` is consumed: the reference the caller hands over becomes the slot's, so storing
+    /// a cell the caller made for it costs no retain and release of its own.
+    mutating func store(_ cell: consuming InstanceCell, slot: Int) {
         if slots.0 == slot || slots.0 < 0 {
             slots.0 = slot
             Self.replace(&objects.0, with: cell)
@@ -81,7 +84,7 @@ struct ScopedInstances: ~Copyable {
         word.map { InstanceCell(object: $0.takeUnretainedValue()) }
     }
 
-    private static func replace(_ word: inout Unmanaged<AnyObject>?, with cell: InstanceCell) {
+    private static func replace(_ word: inout Unmanaged<AnyObject>?, with cell: consuming InstanceCell) {
         let old = word
         word = .passRetained(cell.object)
         old?.release()
