@@ -44,6 +44,7 @@ struct ScopedClaims: Sendable {
     private var nextSerial = 0
 
     /// The creation under way in `slot`, if any.
+    @inline(__always)
     subscript(slot: Int) -> Pending? {
         if first?.slot == slot { return first }
         if second?.slot == slot { return second }
@@ -51,6 +52,7 @@ struct ScopedClaims: Sendable {
     }
 
     /// Claims `slot`, which has no creation under way; returns the new claim.
+    @inline(__always)
     mutating func claim(_ slot: Int) -> Pending {
         let pending = Pending(slot: slot, serial: nextSerial)
         nextSerial &+= 1
@@ -95,6 +97,7 @@ struct ScopedClaims: Sendable {
     }
 
     /// Ends the creation under way in `slot`; returns it.
+    @inline(__always)
     mutating func remove(_ slot: Int) -> Pending? {
         if overflow?.provisionals.isEmpty == false { changeOverflow { $0.provisionals.removeAll { $0.slot == slot } } }
         if first?.slot == slot {
