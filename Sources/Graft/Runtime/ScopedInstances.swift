@@ -28,6 +28,7 @@ struct ScopedInstances: ~Copyable {
     init() {}
 
     /// The instance in `slot`, if any (+1: the caller holds its own reference).
+    @inline(__always)
     subscript(slot: Int) -> InstanceCell? {
         if slots.0 == slot { return Self.cell(objects.0) }
         if slots.1 == slot { return Self.cell(objects.1) }
