@@ -42,6 +42,7 @@ struct ScopedInstances: ~Copyable {
     ///
     /// `cell` is consumed: the reference the caller hands over becomes the slot's, so storing
     /// a cell the caller made for it costs no retain and release of its own.
+    @inline(__always)
     mutating func store(_ cell: consuming InstanceCell, slot: Int) {
         if slots.0 == slot || slots.0 < 0 {
             slots.0 = slot
