@@ -83,6 +83,7 @@ extension Scope {
         case root(Unretained<Scope>)
         case scope(Scope)
 
+        @inline(__always)
         func forget(_ child: Scope) {
             switch self {
             case .root(let root): root.with { $0.forget(child) }
@@ -191,6 +192,8 @@ extension Scope {
     }
 
     /// Called once a child's disposals are done, so a drain waits for them to finish.
+    /// Inlined into the close, its one caller (through ``Parent/forget(_:)``).
+    @inline(__always)
     private func forget(_ child: Scope) {
         guard let waiters = withState({ state in remove(child, from: &state) }) else { return }
         for waiter in waiters { waiter() }

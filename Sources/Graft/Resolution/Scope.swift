@@ -161,6 +161,8 @@ public final class Scope: Resolver, @unchecked Sendable {
     }
 
     /// Lists `child` as open under this scope; `false` when this one is closed or draining.
+    /// Inlined into the initializer, its one caller.
+    @inline(__always)
     private func add(child: Scope) -> Bool {
         withState { state -> Bool in
             guard !isClosed, state.drainWaiters == nil else { return false }
