@@ -102,6 +102,7 @@ extension Scope {
 
     /// Marks the scope closed and hands over what must be disposed: open children first (each
     /// with its own records), then this scope's records, newest first. `nil` if already closed.
+    @inline(__always)
     private func beginClose() -> [DisposalRecord]? {
         // What the scopes held is let go only after every lock: releasing instances runs their
         // deinits, which must not run with a lock held. Taken field by field into locals of their
