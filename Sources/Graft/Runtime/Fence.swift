@@ -2,20 +2,21 @@
 //
 // What is here: the locks (`Locked`, `WaitableLocked`, and `InlineLock`, which a scope keeps in its
 // own memory), the write-once cells that hold a container's entries and singletons (`LazyCells`)
-// and are read through unretained references, the claim words a container's singletons are
-// claimed with before they are made (`ClaimWords`), each entry's buffer of prepared dependency
-// links (`LinkBuffer`, which may be the entry's own array of links, read by address), the one box type for shared instances (`InstanceCell`), the typed hand-over of an
-// instance from a recipe to the engine (`Construction`, `ConstructionOutput`), the weak instance
-// holder (`WeakInstance`), a scope's instances held as plain words (`ScopedInstances`), the
-// per-thread record of the creation under way (`ThreadSlot`) and the one word that names a link of
-// it on a stack or in a task (`ChainWord`), one object per thread that the engine keeps between
-// resolves (`ThreadLocalObject`), each thread's
-// shelf of resolvers lent to closure factories (`LendingShelf`, which holds them by manual
-// retains), the hop to a fresh stack for very deep resolutions (`StackExtension`), the runtime's
-// metadata kind, which tells an existential registered type (`isExistentialType`), the
-// user's factory closure kept in its own two words, without a closure around it (`ErasedFactory`),
-// and the one way code outside the fence refers to an object without retaining it (`Unretained`,
-// whose invariant, "its maker keeps the object alive", is written on the type).
+// and are read through unretained references, the claim words a container's singletons are claimed
+// with before they are made (`ClaimWords`), each entry's buffer of prepared dependency links
+// (`LinkBuffer`, which may be the entry's own array of links, read by address), the one box type
+// for shared instances (`InstanceCell`), the typed hand-over of an instance from a recipe to the
+// engine (`Construction`, `ConstructionOutput`), the weak instance holder (`WeakInstance`), a
+// scope's instances held as plain words (`ScopedInstances`), the per-thread record of the creation
+// under way (`ThreadSlot`) and the one word that names a link of it on a stack or in a task
+// (`ChainWord`), one object per thread that the engine keeps between resolves
+// (`ThreadLocalObject`), each thread's shelf of resolvers lent to closure factories
+// (`LendingShelf`, which holds them by manual retains), the hop to a fresh stack for very deep
+// resolutions (`StackExtension`), the runtime's metadata kind, which tells an existential
+// registered type (`isExistentialType`), the user's factory closure kept in its own two words,
+// without a closure around it (`ErasedFactory`), and the one way code outside the fence refers to
+// an object without retaining it (`Unretained`, whose invariant, "its maker keeps the object
+// alive", is written on the type).
 //
 // The one invariant that makes them sound:
 //
