@@ -177,9 +177,7 @@ public final class Scope: Resolver, @unchecked Sendable {
         if isListed.load(ordering: .acquiring), parent?.unlist(self) == true, isObserved { reportClosed() }
     }
 
-    /// Inlined into each resolve of a `.scoped` service: as a call of its own it cost about as
-    /// much as the look-up under the lock.
-    @usableFromInline @inline(__always)
+    @usableFromInline
     func scopedInstance(_ slot: Int) -> InstanceCell? {
         withState { $0.scoped[slot] }
     }
