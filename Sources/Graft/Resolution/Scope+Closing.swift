@@ -83,6 +83,8 @@ extension Scope {
         case root(Unretained<Scope>)
         case scope(Scope)
 
+        /// Inlined into the close, its one caller on every scope's path: as a call of its own
+        /// it cost about as much as its switch.
         @inline(__always)
         func forget(_ child: Scope) {
             switch self {
@@ -102,6 +104,9 @@ extension Scope {
 
     /// Marks the scope closed and hands over what must be disposed: open children first (each
     /// with its own records), then this scope's records, newest first. `nil` if already closed.
+    ///
+    /// Inlined into the synchronous and the asynchronous close, which every scope runs: as a call
+    /// of its own it cost about 20 instructions a close.
     @inline(__always)
     private func beginClose() -> [DisposalRecord]? {
         // What the scopes held is let go only after every lock: releasing instances runs their
