@@ -148,23 +148,38 @@ extension ContainerCore {
     /// The container that registers `type` for a resolve with runtime arguments, and where it
     /// starts: this one, or for a child that does not register it, the nearest ancestor that
     /// does, in the scope that goes with the child's.
-    func owner(
+    func inOwner<Result>(
         of type: any Any.Type,
         name: String?,
-        from state: ResolveState
-    ) throws(GraftError) -> (ContainerCore, ResolveState) {
+        from state: ResolveState,
+        _ body: (ContainerCore, inout ResolveState) throws(GraftError) -> Result
+    ) throws(GraftError) -> Result {
         // A container that is not a child pays this one test.
-        guard table.parent != nil else { return (self, state) }
-        var container = self
-        var state = state
-        while container.table.entry(for: ObjectIdentifier(type), name: name) == nil, let parent = container.table.parent
-        {
-            state = ResolveState(
-                scope: try parent.scope(for: state.scope, of: container, key: ServiceKey(type, name: name))
-            )
-            container = parent.core
+        guard let parent = table.parent, table.entry(for: ObjectIdentifier(type), name: name) == nil else {
+            var state = state
+            return try body(self, &state)
         }
-        return (container, state)
+        return try parent.resolving(in: state.scope, of: self, key: ServiceKey(type, name: name)) {
+            (inParent) throws(GraftError) -> Result in
+            try parent.core.inOwner(of: type, name: name, from: inParent, body)
+        }
+    }
+
+    /// ``inOwner(of:name:from:_:)`` for a resolve that awaits.
+    func inOwner<Result>(
+        of type: any Any.Type,
+        name: String?,
+        from state: ResolveState,
+        _ body: (ContainerCore, inout ResolveState) async throws(GraftError) -> Result
+    ) async throws(GraftError) -> Result {
+        guard let parent = table.parent, table.entry(for: ObjectIdentifier(type), name: name) == nil else {
+            var state = state
+            return try await body(self, &state)
+        }
+        return try await parent.resolving(in: state.scope, of: self, key: ServiceKey(type, name: name)) {
+            (inParent) async throws(GraftError) -> Result in
+            try await parent.core.inOwner(of: type, name: name, from: inParent, body)
+        }
     }
 
     /// Whether registration `node`'s shared instance exists (or was given).
@@ -195,7 +210,11 @@ final class ParentLink: Sendable {
     /// Where the parent makes what a resolve in `childScope` asks of it: the parent's root for
     /// the child's root, else a scope of the parent made for `childScope` (its
     /// ``ParentScopeLink``), closed when `childScope` closes.
-    func scope(
+    ///
+    /// The scope it returns is kept by `childScope`'s link only, which a close of `childScope`
+    /// on another thread lets go: a resolve in it starts through ``resolving(in:of:key:_:)``,
+    /// which keeps it for the whole resolve.
+    private func scope(
         for childScope: Scope,
         of child: ContainerCore,
         key: @autoclosure () -> ServiceKey
@@ -223,16 +242,39 @@ final class ParentLink: Sendable {
             core = link.core
         }
         if scope.isClosed { throw owner.closedError(entry.key, scope) }
-        var state = ResolveState(scope: scope)
-        // Runtime arguments, which the child checked against the same types: a new transient,
-        // which the parent's scope owns, as a resolve with them from the parent makes.
-        if let arguments = construction.arguments {
-            if _slowPath(entry.isObserved) {
-                return try owner.createObserved(entry, &state, disposed: true, arguments: arguments) { _ in }
+        let arguments = construction.arguments
+        return try ResolveState.keeping(scope) { (state) throws(GraftError) -> Service in
+            // Runtime arguments, which the child checked against the same types: a new transient,
+            // which the parent's scope owns, as a resolve with them from the parent makes.
+            if let arguments {
+                if _slowPath(entry.isObserved) {
+                    return try owner.createObserved(entry, &state, disposed: true, arguments: arguments) { _ in }
+                }
+                return try owner.create(entry, &state, disposed: true, arguments: arguments)
             }
-            return try owner.create(entry, &state, disposed: true, arguments: arguments)
+            return try owner.make(entry, &state)
         }
-        return try owner.make(entry, &state)
+    }
+
+    /// Runs `body` with a state on the parent's scope that goes with `childScope` (see
+    /// ``scope(for:of:key:)``), which this call keeps alive until `body` returns.
+    func resolving<Result>(
+        in childScope: Scope,
+        of child: ContainerCore,
+        key: @autoclosure () -> ServiceKey,
+        _ body: (inout ResolveState) throws(GraftError) -> Result
+    ) throws(GraftError) -> Result {
+        try ResolveState.keeping(try scope(for: childScope, of: child, key: key()), body)
+    }
+
+    /// ``resolving(in:of:key:_:)`` for a resolve that awaits.
+    func resolving<Result>(
+        in childScope: Scope,
+        of child: ContainerCore,
+        key: @autoclosure () -> ServiceKey,
+        _ body: (inout ResolveState) async throws(GraftError) -> Result
+    ) async throws(GraftError) -> Result {
+        try await ResolveState.keeping(try scope(for: childScope, of: child, key: key()), body)
     }
 
     /// What the child does not register, resolved by the parent.
@@ -243,8 +285,9 @@ final class ParentLink: Sendable {
         from childScope: Scope,
         of child: ContainerCore
     ) throws(GraftError) -> Service {
-        var state = ResolveState(scope: try scope(for: childScope, of: child, key: ServiceKey(type, name: name)))
-        return try core.resolve(type, name: name, &state)
+        try resolving(in: childScope, of: child, key: ServiceKey(type, name: name)) { (state) throws(GraftError) in
+            try core.resolve(type, name: name, &state)
+        }
     }
 
     func resolveAsync<Service: Sendable>(
@@ -253,8 +296,9 @@ final class ParentLink: Sendable {
         from childScope: Scope,
         of child: ContainerCore
     ) async throws(GraftError) -> Service {
-        var state = ResolveState(scope: try scope(for: childScope, of: child, key: ServiceKey(type, name: name)))
-        return try await core.resolveAsync(type, name: name, &state)
+        try await resolving(in: childScope, of: child, key: ServiceKey(type, name: name)) {
+            (state) async throws(GraftError) in try await core.resolveAsync(type, name: name, &state)
+        }
     }
 
     /// Every registration of a type the child neither registers nor depends on: the parent's.
@@ -264,8 +308,9 @@ final class ParentLink: Sendable {
         from childScope: Scope,
         of child: ContainerCore
     ) throws(GraftError) -> [Service] {
-        var state = ResolveState(scope: try scope(for: childScope, of: child, key: ServiceKey(type)))
-        return try core.resolveAll(type, &state)
+        try resolving(in: childScope, of: child, key: ServiceKey(type)) { (state) throws(GraftError) in
+            try core.resolveAll(type, &state)
+        }
     }
 
     func resolveAllAsync<Service: Sendable>(
@@ -273,8 +318,9 @@ final class ParentLink: Sendable {
         from childScope: Scope,
         of child: ContainerCore
     ) async throws(GraftError) -> [Service] {
-        var state = ResolveState(scope: try scope(for: childScope, of: child, key: ServiceKey(type)))
-        return try await core.resolveAllAsync(type, &state)
+        try await resolving(in: childScope, of: child, key: ServiceKey(type)) { (state) async throws(GraftError) in
+            try await core.resolveAllAsync(type, &state)
+        }
     }
 }
 

@@ -90,8 +90,9 @@ extension ContainerCore {
         case .shared:
             return try await createSharedAsync(entry, &state)
         case .sharedIn(let scope):
-            var inScope = ResolveState(scope: scope, frame: state.frame, depth: state.depth)
-            return try await createSharedAsync(entry, &inScope)
+            return try await ResolveState.keeping(scope, frame: state.frame, depth: state.depth) {
+                (inScope) async throws(GraftError) -> Service in try await createSharedAsync(entry, &inScope)
+            }
         }
     }
 
@@ -191,17 +192,17 @@ extension ContainerCore {
         let issuer: ClaimIssuer
         let chain: CreationChain?
         if entry.lifetime.store == .scopeSlot {
-            switch try scope.claim(entry.slot, key: entry.key) {
+            switch try scope.claim(entry.slot, key: entry.key, chain: .thisTask) {
             case .existing(let box):
                 return box.value(holdingItself: entry.holdsInstanceItself)
             case .join(let joined):
                 let box = try await coordinator(of: scope).joinAsync(joined)
                 return box.value(holdingItself: entry.holdsInstanceItself)
             case .claimed(let claimed):
-                (claim, issuer, chain) = (claimed, .scope(scope), CreationChain.current)
+                (claim, issuer, chain) = (claimed, .scope(scope), CreationChain.inThisTask)
             }
         } else if entry.lifetime.store == .rootSlot {
-            switch try claimRoot(entry) {
+            switch try claimRoot(entry, chain: .thisTask) {
             case .existing(let box):
                 return box.value(holdingItself: entry.holdsInstanceItself)
             case .join(let joined):

@@ -29,11 +29,12 @@ extension ContainerCore {
     /// Finds the singleton of `entry`, claims its slot, or counts the caller in as a waiter of
     /// the creation under way.
     ///
-    /// `known` is the caller's ``ResolveState/creation``: the current chain when the caller knows
-    /// it, which spares reading the thread slot; `0` otherwise.
+    /// `source` is where the caller's creation chain is read, only when the slot is claimed: a
+    /// synchronous caller's thread (told the chain when it knows it, which spares reading the
+    /// thread slot), an asynchronous caller's task.
     ///
     /// - Throws: A cycle error when the caller's own creation holds the slot with no instance yet.
-    func claimRoot(_ entry: Entry, known: UInt = 0) throws(GraftError) -> RootClaim {
+    func claimRoot(_ entry: Entry, chain source: ChainSource) throws(GraftError) -> RootClaim {
         while true {
             switch rootClaims.claim(entry.slot) {
             case .claimed(let generation):
@@ -44,10 +45,10 @@ extension ContainerCore {
                     settleRoot(claim, .success(box), keepsRecord: false, publishing: false)
                     return .existing(box)
                 }
-                return .claimed(claim, within: CreationChain.current(known: known))
+                return .claimed(claim, within: source.read())
             case .held(let generation, let word):
                 let claim = rootClaim(entry, generation)
-                if let chain = CreationChain.current(known: known), chain.contains(claim.id) {
+                if let chain = source.read(), chain.contains(claim.id) {
                     if entry.hasActivations, let provisional = coordinator.provisional(claim.id) {
                         return .existing(provisional)
                     }

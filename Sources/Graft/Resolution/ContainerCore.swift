@@ -243,8 +243,9 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
             return try createShared(entry, &state)
         case .sharedIn(let scope):
             try requireNoAwait(entry, state)
-            var inScope = ResolveState(scope: scope, frame: state.frame, depth: state.depth)
-            return try createShared(entry, &inScope)
+            return try ResolveState.keeping(scope, frame: state.frame, depth: state.depth) {
+                (inScope) throws(GraftError) -> Service in try createShared(entry, &inScope)
+            }
         }
     }
 
@@ -439,7 +440,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
             return try createScopedShared(entry, in: state.scope, state)
         }
         if entry.lifetime.store == .rootSlot {
-            switch try claimRoot(entry, known: state.creation) {
+            switch try claimRoot(entry, chain: .thisThread(known: state.creation)) {
             case .existing(let box):
                 return box.value(holdingItself: entry.holdsInstanceItself)
             case .join(let claim):
@@ -469,13 +470,13 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         in scope: Scope,
         _ state: borrowing ResolveState
     ) throws(GraftError) -> Service {
-        switch try scope.claim(entry.slot, key: entry.key) {
+        switch try scope.claim(entry.slot, key: entry.key, chain: .thisThread()) {
         case .existing(let box):
             return box.value(holdingItself: entry.holdsInstanceItself)
         case .join(let claim):
             return try coordinator(of: scope).join(claim).value(holdingItself: entry.holdsInstanceItself)
         case .claimed(let claim):
-            return try createClaimed(entry, claim, within: CreationChain.current, by: .scope(scope), state)
+            return try createClaimed(entry, claim, within: CreationChain.current(), by: .scope(scope), state)
         }
     }
 

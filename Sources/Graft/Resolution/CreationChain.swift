@@ -27,14 +27,29 @@ struct CreationClaim: Sendable {
 /// can read the record (its body runs inside that frame, and a hop to a fresh stack blocks the
 /// frame until it returns), so making a singleton or a scoped instance allocates nothing for
 /// it. An asynchronous creation may resume on another thread, so it records itself in a
-/// task-local object instead. Either is named by one word (see ``ChainWord``), so recording a
-/// creation copies, retains and destroys nothing.
+/// task-local object instead.
+///
+/// Which of the two a chain is decides how long it may be kept, and the compiler keeps the two
+/// apart: the thread's chain is read only through ``ChainSource/thisThread(known:)`` and
+/// ``current()``, which are `noasync`, so no asynchronous function can read it, let alone hold it
+/// across a suspension (after which it may run on another thread, long after the frames the
+/// chain names have returned). Asynchronous code reads ``inThisTask``, a chain that holds its
+/// innermost task link strongly and so outlives every frame. A task started inside a
+/// synchronous factory (`Task.immediate`, `Task { }`, `Task.detached`) is asynchronous code
+/// like any other: it sees the chain of its own task, never the factory's stack.
 struct CreationChain {
     /// A stack link's record is a claim borrowed from its creator's frame; a node is a task's.
     typealias Word = ChainWord<CreationClaim, TaskLink>
 
     /// The innermost creation.
-    let word: Word
+    private let innermost: Innermost
+
+    private enum Innermost {
+        /// A link read from this thread's slot: valid only in the synchronous code that read it.
+        case thread(Word)
+        /// A task's link, held strongly.
+        case task(TaskLink)
+    }
 
     /// An asynchronous creation only ever runs inside other asynchronous ones: synchronous code
     /// cannot start one it waits for.
@@ -49,13 +64,20 @@ struct CreationChain {
     }
 
     /// The creation under way on this thread (synchronous), or else in this task (asynchronous).
-    static var current: CreationChain? {
-        if let word = Word.current(in: onThread) { return CreationChain(word: word) }
+    @available(*, noasync, message: "asynchronous code reads `inThisTask`: a thread's chain names frames an await outlives")
+    static func current() -> CreationChain? {
+        if let word = Word.current(in: onThread) { return CreationChain(.thread(word)) }
+        return inThisTask
+    }
+
+    /// The asynchronous creation under way in this task, held strongly: what asynchronous code
+    /// reads, and may keep across suspensions.
+    static var inThisTask: CreationChain? {
         // While no asynchronous creation runs, no task holds a chain: one load spares the
         // task-local look-up (measured: 150 instructions in every scoped or singleton creation;
         // asking whether a task runs at all costs more, its types being resilient).
         guard asyncCreationsRunning.load(ordering: .relaxed) > 0 else { return nil }
-        return inTask.map(CreationChain.init(task:))
+        return inTask.map { CreationChain(.task($0)) }
     }
 
     /// How many asynchronous creations are under way in the process, each with its chain bound
@@ -67,35 +89,44 @@ struct CreationChain {
     /// itself; any other task has no chain bound, whatever it reads.
     private static let asyncCreationsRunning = Atomic<Int>(0)
 
-    /// ``current``, told it when the caller knows it: `known` is the bit pattern of the word
+    /// ``current()``, told it when the caller knows it: `known` is the bit pattern of the word
     /// of the chain ``running(_:within:_:)`` gave its body, on this thread, or `0` when unknown.
     /// Known, it spares reading the thread slot.
+    @available(*, noasync, message: "asynchronous code reads `inThisTask`: a thread's chain names frames an await outlives")
     static func current(known: UInt) -> CreationChain? {
-        if let word = Word(bitPattern: known) { return CreationChain(word: word) }
-        return current
+        if let word = Word(bitPattern: known) { return CreationChain(.thread(word)) }
+        return current()
     }
 
     /// Runs `body` on a new thread with a large stack, which this one waits for, carrying
-    /// ``current`` there: the new thread runs on this one's behalf.
+    /// ``current()`` there: the new thread runs on this one's behalf.
+    @available(*, noasync)
     static func onFreshStack<Result>(_ body: () throws(GraftError) -> Result) throws(GraftError) -> Result {
-        let current = Word.current(in: onThread) ?? inTask.map { CreationChain(task: $0).word }
-        return try Word.onFreshStack(carrying: current, in: onThread, body)
+        let current = current()
+        // The task's link, if that is the chain, is kept by `current` until the hop returns.
+        return try withExtendedLifetime(current) { () throws(GraftError) -> Result in
+            try Word.onFreshStack(carrying: current?.word, in: onThread, body)
+        }
     }
 
     /// Set around synchronous creations.
-    static let onThread = ThreadSlot()
+    private static let onThread = ThreadSlot()
 
     /// Set around asynchronous creations, which may resume on another thread.
     @TaskLocal private static var inTask: TaskLink?
 
-    init(word: Word) {
-        self.word = word
+    private init(_ innermost: Innermost) {
+        self.innermost = innermost
     }
 
-    /// The chain whose innermost creation is `task`'s; the task-local binding keeps the link
-    /// alive while its creation runs, which is as long as anything reads the chain.
-    init(task: TaskLink) {
-        self.word = Word(node: Unretained(task))
+    /// The word naming the innermost creation, which this chain keeps alive while it lives:
+    /// a stack link's frame is running (the chain was read in synchronous code), and a task's
+    /// link is held by the chain.
+    var word: Word {
+        switch innermost {
+        case .thread(let word): word
+        case .task(let link): Word(node: Unretained(link))
+        }
     }
 
     /// Runs the synchronous creation `claim` names, recorded on this thread as running inside
@@ -109,15 +140,19 @@ struct CreationChain {
     ///
     /// `body` is given the new chain, which is the current one whenever `body`'s own code runs
     /// on this thread (nested creations end before they return): resolves nested in this
-    /// creation pass it to ``current(known:)``, which spares reading the thread slot.
+    /// creation pass it to ``ChainSource/thisThread(known:)``, which spares reading the slot.
     @inline(__always)
+    @available(*, noasync)
     static func running<Result, Failure: Error>(
         _ claim: UnsafePointer<CreationClaim>,
         within parent: CreationChain?,
         _ body: (_ chain: CreationChain) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try Word.withStackLink(claim, parent: parent?.word, in: onThread) { (word) throws(Failure) -> Result in
-            try body(CreationChain(word: word))
+        // `parent` keeps its task link, if it has one, for as long as the new link names it.
+        try withExtendedLifetime(parent) { () throws(Failure) -> Result in
+            try Word.withStackLink(claim, parent: parent?.word, in: onThread) { (word) throws(Failure) -> Result in
+                try body(CreationChain(.thread(word)))
+            }
         }
     }
 
@@ -142,7 +177,8 @@ struct CreationChain {
                 word = parent
             case .node(let task):
                 guard body(task.claim) else { return }
-                word = task.parent.map { CreationChain(task: $0).word }
+                // Each link holds its parent, and this chain (or a frame under way) the first.
+                word = task.parent.map { Word(node: Unretained($0)) }
             }
         }
     }
@@ -164,5 +200,29 @@ struct CreationChain {
             return claim.id != id
         }
         return keys.reversed()
+    }
+}
+
+/// Where a resolve reads its creation chain: this thread's slot (synchronous code only, which the
+/// compiler checks) or this task.
+struct ChainSource {
+    /// ``ResolveState/creation``, when the caller knows it; `0` otherwise.
+    private let known: UInt
+    private let readsThread: Bool
+
+    /// The chain on this thread, `known` being the caller's ``ResolveState/creation``.
+    @available(*, noasync, message: "asynchronous code reads `ChainSource.thisTask`")
+    static func thisThread(known: UInt = 0) -> ChainSource {
+        ChainSource(known: known, readsThread: true)
+    }
+
+    /// The chain of this task: what asynchronous code reads.
+    static var thisTask: ChainSource { ChainSource(known: 0, readsThread: false) }
+
+    /// The chain, read now. A source made by ``thisThread(known:)`` was made in synchronous
+    /// code, which reads it before it returns.
+    func read() -> CreationChain? {
+        guard readsThread else { return CreationChain.inThisTask }
+        return CreationChain.current(known: known)
     }
 }

@@ -58,7 +58,7 @@ final class CreationCoordinator: Sendable {
         key: ServiceKey,
         existing: () -> InstanceCell?
     ) throws(GraftError) -> Acquisition {
-        let chain = CreationChain.current
+        let chain = CreationChain.current()
         while true {
             switch step(slot, key: key, chain: chain, existing: existing) {
             case .done(let acquisition):
@@ -77,7 +77,7 @@ final class CreationCoordinator: Sendable {
         key: ServiceKey,
         existing: () -> InstanceCell?
     ) async throws(GraftError) -> Acquisition {
-        let chain = CreationChain.current
+        let chain = CreationChain.inThisTask
         while true {
             switch step(slot, key: key, chain: chain, existing: existing) {
             case .done(let acquisition):
@@ -93,14 +93,14 @@ final class CreationCoordinator: Sendable {
     /// Waits (blocking the thread) for a creation that a scope claimed on its own and promoted
     /// because this caller found it claimed: its instance, or its error.
     func join(_ claim: CreationClaim) throws(GraftError) -> InstanceCell {
-        let chain = CreationChain.current
+        let chain = CreationChain.current()
         try enter(claim, chain: chain)
         return try wait(for: claim.id, chain: chain)
     }
 
     /// Like ``join(_:)``, but suspends instead of blocking while it waits.
     func joinAsync(_ claim: CreationClaim) async throws(GraftError) -> InstanceCell {
-        let chain = CreationChain.current
+        let chain = CreationChain.inThisTask
         try enter(claim, chain: chain)
         return try await waitAsync(for: claim.id, chain: chain)
     }

@@ -121,9 +121,9 @@ final class Entry: Sendable {
                 dependencies[position].kind == .direct ? links[position] : -1
             }
         } else {
-            // Every dependency is plain: the links are the plain targets, and the buffer is
-            // `links`' own storage, which this entry keeps, so it costs no allocation.
-            self.plainTargets = LinkBuffer(borrowing: self.links)
+            // Every dependency is plain: the links are the plain targets, copied into memory
+            // the buffer owns (an array's storage is only addressable inside the call that lends it).
+            self.plainTargets = LinkBuffer(count: links.count) { links[$0] }
         }
         // Most have none: no closure to run over an empty array.
         self.activations = hooks.isEmpty ? [] : hooks.filter { $0.role != .disposal }

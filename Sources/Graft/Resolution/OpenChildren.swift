@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The open scopes made under one scope: a doubly linked list that runs through the children
 /// themselves, each child's ``Scope/siblings`` naming its neighbours.
 ///
@@ -9,7 +11,7 @@
 ///
 /// The list and every link in it belong to the parent's state: they are only ever read or
 /// written with the parent's lock held, which is what makes the child's `siblings` safe to
-/// share between threads.
+/// share between threads. So does each child's ``ListedMark``: only this type writes it.
 struct OpenChildren {
     /// A child's neighbours in its parent's list.
     struct Links {
@@ -28,10 +30,13 @@ struct OpenChildren {
         child.siblings = Links(previous: nil, next: first)
         first?.with { $0.siblings.previous = link }
         first = link
+        child.listing.flag.store(true, ordering: .releasing)
     }
 
-    /// Takes `child`, which is listed, off the list.
-    mutating func remove(_ child: Scope) {
+    /// Takes `child` off the list if it is on it; returns whether it was.
+    mutating func remove(_ child: Scope) -> Bool {
+        guard child.listing.isListed else { return false }
+        child.listing.flag.store(false, ordering: .releasing)
         let links = child.siblings
         if let previous = links.previous {
             previous.with { $0.siblings.next = links.next }
@@ -40,6 +45,7 @@ struct OpenChildren {
         }
         links.next?.with { $0.siblings.previous = links.previous }
         child.siblings = Links()
+        return true
     }
 
     /// Calls `body` with each child, newest first; `body` must not change the list.
@@ -53,9 +59,36 @@ struct OpenChildren {
         }
     }
 
-    /// Forgets every child at once, leaving their links as they are: the caller has marked each
-    /// one unlisted, so none of them reads its links again.
-    mutating func removeAll() {
+    /// Calls `body` with each child, newest first, then takes it off the list, leaving the list
+    /// empty: how a closing parent closes its children.
+    ///
+    /// A child is marked unlisted only once `body` is done with it. A child let go meanwhile
+    /// reads its mark in its `deinit` without the parent's lock: while the mark says listed, the
+    /// child waits for that lock (in `Scope.unlist`) before its memory goes, so `body` never
+    /// touches a freed child; once the mark says unlisted, nothing here touches the child again.
+    mutating func removeAll(_ body: (Scope) -> Void) {
+        var link = first
         first = nil
+        while let current = link {
+            current.with { child in
+                link = child.siblings.next
+                body(child)
+                // The last touch: from here on, the child may be freed.
+                child.listing.flag.store(false, ordering: .releasing)
+            }
+        }
     }
+}
+
+/// Whether a scope is on its parent's list of open children (see ``OpenChildren``).
+///
+/// Written only by `OpenChildren`, whose every change is made with the parent's lock held, and
+/// only once the parent is done with the child; read by the child's `deinit` without the
+/// parent's lock, to learn whether it must unlist itself (under that lock) before it goes.
+struct ListedMark: ~Copyable, Sendable {
+    fileprivate let flag = Atomic(false)
+
+    init() {}
+
+    var isListed: Bool { flag.load(ordering: .acquiring) }
 }

@@ -58,8 +58,9 @@ struct ResolutionOrigin: Sendable {
         _ body: (ContainerCore, inout ResolveState) throws(GraftError) -> Result
     ) throws(GraftError) -> Result {
         let (container, scope) = try resolvable(key)
-        var state = ResolveState(scope: scope)
-        return try body(container, &state)
+        return try ResolveState.keeping(scope) { (state) throws(GraftError) -> Result in
+            try body(container, &state)
+        }
     }
 
     /// Like ``resolving(_:_:)``, for a resolve that awaits.
@@ -68,7 +69,8 @@ struct ResolutionOrigin: Sendable {
         _ body: (ContainerCore, inout ResolveState) async throws(GraftError) -> Result
     ) async throws(GraftError) -> Result {
         let (container, scope) = try resolvable(key)
-        var state = ResolveState(scope: scope)
-        return try await body(container, &state)
+        return try await ResolveState.keeping(scope) { (state) async throws(GraftError) -> Result in
+            try await body(container, &state)
+        }
     }
 }

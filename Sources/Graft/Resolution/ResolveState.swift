@@ -5,10 +5,11 @@ struct ResolveState: Sendable {
     /// unretained.
     // Unretained spares a retain and release per resolve, on a count that every thread
     // resolving from the container shares (the root scope's). It is sound because a
-    // `ResolveState` lives only for one resolve call, and whoever starts that call (a
-    // `Container`, a `Scope`, a `ResolutionFrame`, or a `DeferredLink` holding a strong local
-    // reference) keeps the scope alive until the call returns; anything that outlives the call
-    // (a frame a factory kept) retains the scope itself.
+    // `ResolveState` lives only for one resolve call, and whoever starts that call keeps the
+    // scope alive until the call returns: a `Container` (its root), a `Scope` (itself), a
+    // `ResolutionFrame` (its own state's keeper), or code that got the scope as a value of its
+    // own and so starts the resolve through `keeping(_:_:)`, which holds it for the whole call;
+    // anything that outlives the call (a frame a factory kept) retains the scope itself.
     @usableFromInline let unretainedScope: Unretained<Scope>
     /// The innermost closure factory under way, when there is one: the path for cycle checks.
     /// Unretained, as the scope: that factory is running further up this same resolve, so its
@@ -35,6 +36,9 @@ struct ResolveState: Sendable {
     /// Every this many levels a synchronous resolution continues on a new thread's stack.
     @usableFromInline static let stackHopInterval = 128
 
+    /// A state for `scope`, which must be kept alive for the whole resolve by the caller itself:
+    /// `self`, a parameter, or a container's root. A scope the caller got as a value (returned
+    /// from a call, read from a property) starts its resolve through ``keeping(_:frame:depth:_:)``.
     @inlinable
     init(
         scope: __shared Scope,
@@ -83,6 +87,35 @@ struct ResolveState: Sendable {
         self.call = nil
         self.singleton = singleton
         self.depth = depth
+    }
+
+    /// Runs `body` with a state for `scope`, which this call keeps alive until `body` returns:
+    /// how a resolve starts in a scope the caller got as a value of its own, which nothing else
+    /// may keep meanwhile (a parent container's scope, which a child scope closing on another
+    /// thread lets go).
+    static func keeping<Result>(
+        _ scope: Scope,
+        frame: ResolutionFrame? = nil,
+        depth: Int = 0,
+        _ body: (inout ResolveState) throws(GraftError) -> Result
+    ) throws(GraftError) -> Result {
+        // Unretained in the state: this frame's `scope` is what keeps it.
+        defer { withExtendedLifetime(scope) {} }
+        var state = ResolveState(scope: scope, frame: frame, depth: depth)
+        return try body(&state)
+    }
+
+    /// ``keeping(_:frame:depth:_:)`` for a resolve that awaits.
+    static func keeping<Result>(
+        _ scope: Scope,
+        frame: ResolutionFrame? = nil,
+        depth: Int = 0,
+        _ body: (inout ResolveState) async throws(GraftError) -> Result
+    ) async throws(GraftError) -> Result {
+        // Unretained in the state: this frame's `scope` is what keeps it, across every await.
+        defer { withExtendedLifetime(scope) {} }
+        var state = ResolveState(scope: scope, frame: frame, depth: depth)
+        return try await body(&state)
     }
 
     /// The scope.

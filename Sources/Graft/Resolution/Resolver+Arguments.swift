@@ -26,9 +26,10 @@ extension Resolver {
         _ more: repeat each More
     ) throws(GraftError) -> Service {
         let (start, state) = try resolutionStart(for: ServiceKey(type, name: name))
-        var (container, started) = try start.owner(of: type, name: name, from: state)
-        let entry = try container.argumentTakingEntry(type, name: name)
-        return try container.make(entry, arguments: RuntimeArguments(first, repeat each more), &started)
+        let arguments = RuntimeArguments(first, repeat each more)
+        return try start.inOwner(of: type, name: name, from: state) { (container, started) throws(GraftError) in
+            try container.make(try container.argumentTakingEntry(type, name: name), arguments: arguments, &started)
+        }
     }
 
     /// Creates the service from `arguments` and the graph, awaiting what needs it.
@@ -47,9 +48,11 @@ extension Resolver {
         _ more: repeat each More
     ) async throws(GraftError) -> Service {
         let (start, state) = try resolutionStart(for: ServiceKey(type, name: name))
-        var (container, started) = try start.owner(of: type, name: name, from: state)
-        let entry = try container.argumentTakingEntry(type, name: name)
-        return try await container.makeAsync(entry, arguments: RuntimeArguments(first, repeat each more), &started)
+        let arguments = RuntimeArguments(first, repeat each more)
+        return try await start.inOwner(of: type, name: name, from: state) {
+            (container, started) async throws(GraftError) in
+            try await container.makeAsync(try container.argumentTakingEntry(type, name: name), arguments: arguments, &started)
+        }
     }
 
     /// The engine and the resolve state a resolve through this resolver starts from.

@@ -34,7 +34,7 @@ extension Scope {
     /// instance, the common case, costs no look at the thread or the task.
     ///
     /// - Throws: A cycle error when the caller's own creation holds the slot with no instance yet.
-    func claim(_ slot: Int, key: ServiceKey) throws(GraftError) -> ScopedClaim {
+    func claim(_ slot: Int, key: ServiceKey, chain source: ChainSource) throws(GraftError) -> ScopedClaim {
         var reentered: (claim: CreationClaim, chain: CreationChain)?
         let found = withState { state -> ScopedClaim? in
             if let box = state.scoped[slot] { return .existing(box) }
@@ -42,7 +42,7 @@ extension Scope {
                 return .claimed(makeClaim(serial: state.claims.claim(slot).serial, slot, key))
             }
             let claim = makeClaim(serial: pending.serial, slot, key)
-            if let chain = CreationChain.current, chain.contains(claim.id) {
+            if let chain = source.read(), chain.contains(claim.id) {
                 if let provisional = state.claims.provisional(slot) { return .existing(provisional) }
                 reentered = (claim, chain)
                 return nil

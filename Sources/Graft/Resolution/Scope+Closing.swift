@@ -171,8 +171,7 @@ extension Scope {
         guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return false }
         if !state.children.isEmpty {
-            state.children.visit { child in
-                child.isListed.store(false, ordering: .releasing)
+            state.children.removeAll { child in
                 var childTaken = Taken()
                 swap(&childTaken.records, &taken.records)
                 let closedNow = child.withState {
@@ -186,7 +185,6 @@ extension Scope {
                 childTaken.instances.moveAll(into: &taken.childrenInstances)
                 taken.childrenInstances += childTaken.childrenInstances
             }
-            state.children.removeAll()
         }
         swap(&taken.instances, &state.scoped)
         if !state.disposables.isEmpty {
@@ -210,7 +208,7 @@ extension Scope {
     /// Returns whether `child` was still listed (not closed meanwhile by this scope's close).
     func unlist(_ child: Scope) -> Bool {
         let (wasListed, waiters) = withState { state -> (Bool, [@Sendable () -> Void]?) in
-            guard child.isListed.load(ordering: .acquiring) else { return (false, nil) }
+            guard child.listing.isListed else { return (false, nil) }
             state.disposables += child.withState { $0.disposables }
             return (true, remove(child, from: &state))
         }
@@ -221,10 +219,7 @@ extension Scope {
     /// Takes `child` off the list, if it is still on it; returns the drain's waiters to run
     /// when that closed the last one (`nil`, not an empty list, otherwise: every close asks).
     private func remove(_ child: Scope, from state: inout State) -> [@Sendable () -> Void]? {
-        if child.isListed.load(ordering: .acquiring) {
-            child.isListed.store(false, ordering: .releasing)
-            state.children.remove(child)
-        }
+        _ = state.children.remove(child)
         guard state.children.isEmpty, let waiters = state.drainWaiters else { return nil }
         state.drainWaiters = []
         return waiters

@@ -52,9 +52,8 @@ public final class Scope: Resolver, @unchecked Sendable {
     let parent: Parent?
     /// Set once, when the scope closes; read by every resolve through the scope.
     let closed = Atomic(false)
-    /// Whether the parent lists this scope among its open children; changed with the parent's
-    /// lock held.
-    let isListed = Atomic(false)
+    /// Whether the parent lists this scope among its open children (see ``ListedMark``).
+    let listing = ListedMark()
     /// Guards `state`. In the scope's own memory: a request's scope costs no allocation for it.
     private let lock = InlineLock()
     /// Unchecked exclusivity: `lock` already makes every access exclusive.
@@ -167,14 +166,15 @@ public final class Scope: Resolver, @unchecked Sendable {
         withState { state -> Bool in
             guard !isClosed, state.drainWaiters == nil else { return false }
             state.children.insert(child)
-            child.isListed.store(true, ordering: .releasing)
             return true
         }
     }
 
     deinit {
         // A scope let go without being closed leaves what it must dispose to its parent.
-        if isListed.load(ordering: .acquiring), parent?.unlist(self) == true, isObserved { reportClosed() }
+        // Listed, it waits for the parent's lock, which a parent closing it holds while it reads
+        // this scope; unlisted, the parent is done with it (see `ListedMark`).
+        if listing.isListed, parent?.unlist(self) == true, isObserved { reportClosed() }
     }
 
     @usableFromInline

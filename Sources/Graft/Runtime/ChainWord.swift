@@ -59,9 +59,11 @@ struct ChainWord<Record, Node: AnyObject> {
         return .stack(stackLink.record.pointee, parent: stackLink.parent)
     }
 
-    /// The word in `slot` on this thread, if any.
+    /// The word in `slot` on this thread, if any: valid only in the synchronous code that reads
+    /// it, so no asynchronous function may (see ``ThreadSlot/read()``).
+    @available(*, noasync)
     static func current(in slot: ThreadSlot) -> ChainWord? {
-        slot.value.map(ChainWord.init(raw:))
+        slot.read().map(ChainWord.init(raw:))
     }
 
     /// Runs `body` on a new thread with a large stack (see ``StackExtension``), with `word` in

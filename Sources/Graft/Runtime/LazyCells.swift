@@ -88,15 +88,16 @@ final class LazyCells<Object: AnyObject>: @unchecked Sendable {
 
 /// A small buffer of integers owned by one object and read through its address, so that reading
 /// it touches no reference count (see `Construction.links`).
+///
+/// Always memory of its own, allocated here and freed by its `deinit`: non-copyable, so exactly
+/// one owner frees it, and the address is valid for that owner's whole life. (An array's
+/// storage is addressable only inside the `withUnsafe…` call that lends it.)
 struct LinkBuffer: ~Copyable, Sendable {
     /// The buffer's address; `0` when empty. Valid for as long as the buffer lives.
     let address: UInt
-    /// Whether the buffer allocated its memory, rather than borrowing an array's.
-    private let owns: Bool
 
     /// A buffer of `count` integers, the one at each position `value(position)`.
     init(count: Int, _ value: (Int) -> Int) {
-        owns = count > 0
         guard count > 0 else {
             address = 0
             return
@@ -108,15 +109,7 @@ struct LinkBuffer: ~Copyable, Sendable {
         address = UInt(bitPattern: pointer)
     }
 
-    /// A buffer that is `values`' own storage, allocating nothing: for an owner that keeps
-    /// `values` unchanged (a `let`) for at least as long as this buffer, so its storage neither
-    /// moves nor goes away while the address is read.
-    init(borrowing values: [Int]) {
-        owns = false
-        address = values.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
-    }
-
     deinit {
-        if owns { UnsafeMutablePointer<Int>(bitPattern: address)?.deallocate() }
+        UnsafeMutablePointer<Int>(bitPattern: address)?.deallocate()
     }
 }

@@ -32,7 +32,11 @@ final class ThreadSlot: Sendable {
     }
 
     /// The pointer the innermost `with` on this thread put here, if any.
-    var value: UnsafeRawPointer? {
+    ///
+    /// `noasync`: what it names lives in a frame of this thread, which an asynchronous
+    /// function may outlive (it can resume on another thread after a suspension).
+    @available(*, noasync)
+    func read() -> UnsafeRawPointer? {
         guard let word = pthread_getspecific(key) else { return nil }
         return word.assumingMemoryBound(to: UnsafeRawPointer?.self).pointee
     }
