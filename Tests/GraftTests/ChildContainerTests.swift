@@ -688,30 +688,63 @@ private func tenant(_ id: String) -> (inout ContainerBuilder) -> Void {
         #expect(ids.count == 1)
     }
 
+    /// A child made before the parent's shutdown is shut down with it, what it made disposed
+    /// once; one asked for while the shutdown is under way (held in a `dispose()` of the
+    /// parent's) or after it is refused with an error that says why, or, if made, is shut down.
     @Test func childrenMadeWhileTheParentShutsDownAreShutDownOrRefused() async throws {
         let journal = Journal()
-        let app = try await appBuilder(journal).build()
+        let gatekeeper = Gatekeeper()
+        var builder = appBuilder(journal)
+        builder.register(Gatekeeper.self, instance: gatekeeper)
+        builder.register(Turnstile.self, lifetime: .singleton, using: Turnstile.init(gatekeeper:))
+        let app = try await builder.build()
+        let before = try await app.makeChild(tenant("before"))
+        _ = try await before.resolve(Billing.self)
+        _ = try await app.resolve(Turnstile.self)
 
-        let made = await withTaskGroup(of: Container?.self) { group in
-            for index in 0..<100 {
-                group.addTask {
-                    guard let child = try? app.makeChild(tenant("t\(index)")) else { return nil }
-                    _ = try? child.resolve(Billing.self)
-                    return child
-                }
-            }
-            group.addTask {
-                try? app.shutdown()
-                return nil
-            }
-            var made: [Container] = []
-            for await child in group { if let child { made.append(child) } }
-            return made
+        let shuttingDown = OnThread { Result { () throws(GraftError) in try app.shutdown() } }
+        await gatekeeper.began.wait()
+        #expect(app.isShuttingDown)
+        let during: Result<Container, GraftError>
+        do { during = .success(try await app.makeChild(tenant("during"))) } catch { during = .failure(error) }
+        gatekeeper.finish.open()
+        switch await shuttingDown.value() {
+        case .success: break
+        case .failure(let error): Issue.record(error, "the parent's shutdown threw")
+        case nil: Issue.record("the parent's shutdown never returned")
         }
+        let after: Result<Container, GraftError>
+        do { after = .success(try await app.makeChild(tenant("after"))) } catch { after = .failure(error) }
 
-        try await app.shutdown()
-        // Every child that exists when the parent has shut down is shut down too.
-        #expect(made.allSatisfy { $0.isShuttingDown })
+        #expect(before.isShuttingDown)
+        #expect(journal.all.filter { $0 == "Billing before" }.count == 1)
+        for outcome in [during, after] {
+            switch outcome {
+            case .success(let child):
+                #expect(child.isShuttingDown)
+                #expect(throws: GraftError.withCode(.closed)) { try child.resolve(Billing.self) }
+            case .failure(let error):
+                #expect(error.code == .closed)
+                #expect(error.summary == "cannot make a child container: its parent was shut down")
+            }
+        }
+        #expect(!journal.all.contains { $0 == "Billing during" || $0 == "Billing after" })
+        #expect(journal.all.filter { $0 == "Store" }.count == 1)
+    }
+}
+
+/// A parent singleton whose `dispose()` holds the parent's shutdown until the test lets it go.
+private final class Gatekeeper: Sendable {
+    let began = ThreadLatch()
+    let finish = ThreadLatch()
+}
+
+private final class Turnstile: Disposable {
+    let gatekeeper: Gatekeeper
+    init(gatekeeper: Gatekeeper) { self.gatekeeper = gatekeeper }
+    func dispose() {
+        gatekeeper.began.open()
+        gatekeeper.finish.waitBlocking("the go-ahead for the parent's shutdown")
     }
 }
 

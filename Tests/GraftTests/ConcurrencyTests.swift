@@ -27,22 +27,7 @@ private final class Strategy: Sendable {
 private final class Ping: Sendable {}
 private final class Pong: Sendable {}
 
-/// Lets two threads wait for each other for a while, so both are inside their factories at once.
-private final class Rendezvous: Sendable {
-    private let arrived = Counter()
-
-    /// Arrives and waits until `parties` have arrived, or gives up after about `seconds`.
-    func arriveAndWait(parties: Int, seconds: Int = 5) {
-        arrived.increment()
-        var waited = 0
-        while arrived.value < parties && waited < seconds * 1_000 {
-            pause(microseconds: 1_000)
-            waited += 1
-        }
-    }
-}
-
-/// `Rendezvous` for tasks: each waits, suspended, for the others' signal, so no thread of the
+/// A rendezvous for tasks: each waits, suspended, for the others' signal, so no thread of the
 /// cooperative pool is blocked and no clock decides when they go on.
 private final class AsyncRendezvous: Sendable {
     private let arrivals: Countdown
@@ -63,7 +48,11 @@ private final class AsyncRendezvous: Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+/// The tests named "stress loop" run many callers at once, a bounded number of times, and check
+/// what must hold whichever way they interleave; a `pause()` in a factory only widens the window,
+/// it decides nothing the test asserts. The others force their interleaving with signals.
+/// The time limit is a deadlock guard, not a speed requirement.
+@Suite(.timeLimit(.minutes(10)))
 struct ConcurrencyTests {
     static let taskCount = 1_000
 
@@ -83,7 +72,7 @@ struct ConcurrencyTests {
         }
     }
 
-    @Test func singletonResolvedFromAThousandTasksIsCreatedOnce() async throws {
+    @Test func stressLoopOfAThousandTasksResolvingASingletonCreatesItOnce() async throws {
         let calls = Counter()
         var builder = ContainerBuilder()
         builder.register(Telemetry.self, lifetime: .singleton) { _ in
@@ -100,7 +89,7 @@ struct ConcurrencyTests {
         #expect(calls.value == 1)
     }
 
-    @Test func singletonResolvedFromSynchronousAndAsyncCallersAtOnceIsCreatedOnce() async throws {
+    @Test func stressLoopOfSynchronousAndAsyncCallersResolvingASingletonCreatesItOnce() async throws {
         let calls = Counter()
         var builder = ContainerBuilder()
         builder.register(Telemetry.self, lifetime: .singleton) { _ in
@@ -128,7 +117,7 @@ struct ConcurrencyTests {
         #expect(calls.value == 1)
     }
 
-    @Test func scopedInstanceResolvedFromAThousandTasksInOneScopeIsCreatedOnce() async throws {
+    @Test func stressLoopOfAThousandTasksResolvingOneScopesInstanceCreatesItOnce() async throws {
         let calls = Counter()
         var builder = ContainerBuilder()
         builder.register(Telemetry.self, lifetime: .scoped) { _ in
@@ -146,7 +135,7 @@ struct ConcurrencyTests {
         #expect(try syncResolve(Telemetry.self, from: container.makeScope()) !== instances[0])
     }
 
-    @Test func aThousandScopesEachGetTheirOwnScopedInstanceAndShareTheSingleton() async throws {
+    @Test func stressLoopOfAThousandScopesGivesEachItsOwnScopedInstanceAndOneSingleton() async throws {
         let singletons = Counter()
         let log = EventLog()
         var builder = ContainerBuilder()
@@ -172,7 +161,7 @@ struct ConcurrencyTests {
         #expect(log.entries.count == Self.taskCount)
     }
 
-    @Test func singletonFactoryResolvingOtherSingletonsDoesNotDeadlock() async throws {
+    @Test func stressLoopOfSingletonFactoriesResolvingOtherSingletonsNeverDeadlocks() async throws {
         let calls = (telemetry: Counter(), tyres: Counter(), strategy: Counter())
         var builder = ContainerBuilder()
         builder.register(Telemetry.self, lifetime: .singleton) { _ in
@@ -210,24 +199,27 @@ struct ConcurrencyTests {
     /// Scoped instances too: each scope's creations are coordinated apart from other scopes',
     /// and a cycle within one scope is still seen whole.
     @Test(arguments: [Lifetime.singleton, .scoped])
-    func threadsEnteringAClosureCycleFromDifferentEndsBothGetACycleError(_ lifetime: Lifetime) throws {
-        let rendezvous = Rendezvous()
+    func threadsEnteringAClosureCycleFromDifferentEndsBothGetACycleError(_ lifetime: Lifetime) async throws {
+        // Both factories are under way before either resolves the other: a barrier holds each.
+        let bothInside = ThreadBarrier(parties: 2)
         var builder = ContainerBuilder()
         builder.register(Ping.self, lifetime: lifetime) { r in
-            rendezvous.arriveAndWait(parties: 2)
+            bothInside.arriveAndWait()
             _ = try r.resolve(Pong.self)
             return Ping()
         }
         builder.register(Pong.self, lifetime: lifetime) { r in
-            rendezvous.arriveAndWait(parties: 2)
+            bothInside.arriveAndWait()
             _ = try r.resolve(Ping.self)
             return Pong()
         }
-        let container = try builder.build()
+        let container = try await builder.build()
         let scope = container.makeScope()
         let errors = Guarded([Int: GraftError]())
 
-        DispatchQueue.concurrentPerform(iterations: 2) { index in
+        // Threads of their own: `concurrentPerform` may run both iterations on one thread, one
+        // after the other, which the barrier would hold forever.
+        await runOnDedicatedThreads(2) { index in
             do {
                 if index == 0 {
                     _ = try scope.resolve(Ping.self)
@@ -260,7 +252,8 @@ struct ConcurrencyTests {
         let container = try await builder.build()
 
         // An engine that made one resolve wait for the other would leave both factories waiting
-        // here; the time limit cancels the test, which lets them go, so it fails instead of hanging.
+        // here; the time limit (a deadlock guard) cancels the test, which lets them go, so it
+        // fails instead of hanging.
         let caught = await withTaskCancellationHandler {
             await withTaskGroup(of: GraftError?.self) { group in
                 group.addTask {

@@ -21,56 +21,63 @@ private struct LedgerUnavailable: Error, CustomStringConvertible {
     var description: String { "attempt \(attempt) failed" }
 }
 
-/// Counts the callers that have started a resolve, so a factory can keep its slot claimed until
-/// they all have, and most of them find the slot claimed and must wait for it.
-private final class Arrivals: Sendable {
-    private let count = Counter()
+/// Holds the first creation of a round at its factory until the test says go, so that the other
+/// callers of the round start their resolves while that creation is under way.
+private final class FirstCreationHeld: Sendable {
+    let entered = ThreadLatch()
+    let go = ThreadLatch()
+    private let entries = Counter()
 
-    func arrive() {
-        count.increment()
-    }
-
-    /// Waits, blocking the thread, until `parties` have arrived (or about two seconds passed), then
-    /// gives the others a few more turns of the processor to reach the claimed slot.
-    func awaitAll(_ parties: Int) {
-        var waited = 0
-        while count.value < parties && waited < 20_000 {
-            pause(microseconds: 100)
-            waited += 1
-        }
-        for _ in 0..<200 { sched_yield() }
+    /// Called by the factory: the round's first creation says it has begun and waits; later ones
+    /// go straight on. Returns whether this was the first.
+    @discardableResult
+    func hold() -> Bool {
+        guard entries.increment() == 1 else { return false }
+        entered.open()
+        go.waitBlocking("the go-ahead for the round's first creation")
+        return true
     }
 }
 
 /// How a scope's `.scoped` slots are claimed when several threads or tasks want one at once: the
 /// scope claims the slot itself, and a caller that finds it claimed waits for that one creation,
 /// through the coordinator, which reports a wait that would close a loop as a cycle.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct ScopedClaimContentionTests {
-    static let rounds = 150
+    static let rounds = 40
     static let workers = 4
 
-    @Test func threadsRacingForOneScopedSlotAllGetTheOneInstanceItsOnlyCreationMade() async throws {
+    /// Stress loop: which of the other threads find the slot claimed and wait, and which come
+    /// after the creation, is up to the scheduler (a waiting thread shows nothing a test can see);
+    /// the first creation is held until they have all started. Bounded: `rounds` rounds.
+    @Test func stressLoopOfThreadsRacingForOneScopedSlotAllGetTheOneInstanceItsOnlyCreationMade() async throws {
         let made = Counter()
-        let arrivals = Guarded<Arrivals?>(nil)
+        let held = Guarded<FirstCreationHeld?>(nil)
         var builder = ContainerBuilder()
         builder.register(Ledger.self, lifetime: .scoped) { _ in
             let serial = made.increment()
-            arrivals.current?.awaitAll(Self.workers)
+            held.current?.hold()
             return Ledger(serial: serial)
         }
         let container = try await builder.build()
 
         for round in 1...Self.rounds {
             let scope = container.makeScope()
-            let gate = Arrivals()
-            arrivals.withLock { $0 = gate }
-            let seen = Guarded([Int: Ledger]())
-            await runOnDedicatedThreads(Self.workers) { worker in
-                gate.arrive()
-                if let ledger = try? scope.resolve(Ledger.self) { seen.withLock { $0[worker] = ledger } }
+            let first = FirstCreationHeld()
+            held.withLock { $0 = first }
+            let creator = OnThread { Result { () throws(GraftError) -> Ledger in try scope.resolve(Ledger.self) } }
+            await first.entered.wait()
+            let everyoneStarted = Countdown(Self.workers - 1)
+            let others = (1..<Self.workers).map { _ in
+                OnThread {
+                    everyoneStarted.arrive()
+                    return Result { () throws(GraftError) -> Ledger in try scope.resolve(Ledger.self) }
+                }
             }
-            let ledgers = Array(seen.current.values)
+            await everyoneStarted.wait()
+            first.go.open()
+            var ledgers = [try #require(await creator.value()).get()]
+            for other in others { ledgers.append(try #require(await other.value()).get()) }
             #expect(ledgers.count == Self.workers)
             #expect(ledgers.distinctCount == 1)
             #expect(made.value == round)
@@ -78,14 +85,15 @@ struct ScopedClaimContentionTests {
         }
     }
 
-    @Test func tasksRacingForOneScopedSlotAllGetTheOneInstanceItsOnlyCreationMade() async throws {
+    /// Stress loop, as the threads' version: the tasks start while the creation is held, and
+    /// which of them wait for it is up to the scheduler.
+    @Test func stressLoopOfTasksRacingForOneScopedSlotAllGetTheOneInstanceItsOnlyCreationMade() async throws {
         let made = Counter()
         let arrivals = Guarded<Countdown?>(nil)
         var builder = ContainerBuilder()
         builder.register(Ledger.self, lifetime: .scoped) { _ async in
             let serial = made.increment()
             await arrivals.current?.wait()
-            for _ in 0..<20 { await Task.yield() }
             return Ledger(serial: serial)
         }
         let container = try await builder.build()
@@ -111,46 +119,60 @@ struct ScopedClaimContentionTests {
     }
 
     /// A factory that throws leaves nothing behind: the callers that waited for that creation get
-    /// its error, a caller that comes after it creates anew, and nobody is left waiting.
+    /// its error, a caller that comes after it creates anew, and nobody is left waiting. The
+    /// creation that throws is held until every other caller has started: each of them gets its
+    /// error, or the one instance a second creation made (whether a caller waited or came after
+    /// is up to the scheduler; both are checked).
     @Test func threadsWaitingForAScopedCreationThatThrowsGetItsErrorAndTheNextResolveTriesAgain() async throws {
         let attempts = Counter()
-        let arrivals = Guarded<Arrivals?>(nil)
+        let held = Guarded<FirstCreationHeld?>(nil)
         var builder = ContainerBuilder()
         builder.register(Ledger.self, lifetime: .scoped) { _ in
             let attempt = attempts.increment()
-            arrivals.current?.awaitAll(Self.workers)
-            if attempt % 2 == 1 { throw LedgerUnavailable(attempt: attempt) }
+            if held.current?.hold() == true { throw LedgerUnavailable(attempt: attempt) }
             return Ledger(serial: attempt)
         }
         let container = try await builder.build()
 
         for _ in 1...Self.rounds {
             let scope = container.makeScope()
-            let gate = Arrivals()
-            arrivals.withLock { $0 = gate }
-            let first = attempts.value + 1
-            let outcomes = Guarded([Int: Result<Ledger, GraftError>]())
-            await runOnDedicatedThreads(Self.workers) { worker in
-                gate.arrive()
-                let outcome = Result { () throws(GraftError) -> Ledger in try scope.resolve(Ledger.self) }
-                outcomes.withLock { $0[worker] = outcome }
-            }
-            let results = Array(outcomes.current.values)
-            #expect(results.count == Self.workers)
-            var ledgers: [Ledger] = []
-            for result in results {
-                switch result {
-                case .success(let ledger): ledgers.append(ledger)
-                case .failure(let error): #expect(error.summary == "factory of Ledger threw: attempt \(first) failed")
+            let first = FirstCreationHeld()
+            held.withLock { $0 = first }
+            let failing = attempts.value + 1
+            let creator = OnThread { Result { () throws(GraftError) -> Ledger in try scope.resolve(Ledger.self) } }
+            await first.entered.wait()
+            let everyoneStarted = Countdown(Self.workers - 1)
+            let others = (1..<Self.workers).map { _ in
+                OnThread {
+                    everyoneStarted.arrive()
+                    return Result { () throws(GraftError) -> Ledger in try scope.resolve(Ledger.self) }
                 }
             }
-            // The first creation failed for whoever waited for it; at most one more ran.
+            await everyoneStarted.wait()
+            first.go.open()
+
+            let expectedError = "factory of Ledger threw: attempt \(failing) failed"
+            // The creator gets its own factory's error.
+            let creatorOutcome = try #require(await creator.value())
+            #expect(throws: GraftError.self) { try creatorOutcome.get() }
+            if case .failure(let error) = creatorOutcome { #expect(error.summary == expectedError) }
+            var ledgers: [Ledger] = []
+            for other in others {
+                switch try #require(await other.value()) {
+                case .success(let ledger): ledgers.append(ledger)
+                case .failure(let error): #expect(error.summary == expectedError)
+                }
+            }
+            // Those that came after the failure share the one instance a second creation made.
             #expect(ledgers.distinctCount <= 1)
-            #expect(ledgers.allSatisfy { $0.serial == first + 1 })
-            #expect(attempts.value <= first + 1)
-            // Whatever the race, the slot is free again or filled, never left claimed.
-            arrivals.withLock { $0 = nil }
-            #expect(try syncResolve(Ledger.self, from: scope).serial == attempts.value)
+            #expect(ledgers.allSatisfy { $0.serial == failing + 1 })
+            #expect(attempts.value == failing + (ledgers.isEmpty ? 0 : 1))
+            // The slot is free again or filled, never left claimed: the next resolve gets the
+            // instance, or tries again and makes it.
+            let next = try syncResolve(Ledger.self, from: scope)
+            #expect(next.serial == failing + 1)
+            if let made = ledgers.first { #expect(next === made) }
+            #expect(attempts.value == failing + 1)
             try await scope.close()
         }
     }
@@ -158,17 +180,16 @@ struct ScopedClaimContentionTests {
     /// Two threads resolving from two different scopes meet in the slots of the session scope both
     /// were made under: each creation waits for the other's, and both get the cycle error.
     @Test func threadsEnteringACycleOfSessionServicesFromTwoScopesBothGetACycleError() async throws {
-        let arrivals = Arrivals()
+        // Both factories are under way before either resolves the other: a barrier holds each.
+        let bothInside = ThreadBarrier(parties: 2)
         var builder = ContainerBuilder()
         builder.register(Ping.self, lifetime: .scoped(in: Session.self)) { r in
-            arrivals.arrive()
-            arrivals.awaitAll(2)
+            bothInside.arriveAndWait()
             _ = try r.resolve(Pong.self)
             return Ping()
         }
         builder.register(Pong.self, lifetime: .scoped(in: Session.self)) { r in
-            arrivals.arrive()
-            arrivals.awaitAll(2)
+            bothInside.arriveAndWait()
             _ = try r.resolve(Ping.self)
             return Pong()
         }

@@ -216,46 +216,86 @@ private func sessionBuilder(made: Counter? = nil) -> ContainerBuilder {
         #expect(carts.current.first?.disposals.value == 1)
     }
 
-    @Test func aResolveUnderContentionMakesOneInstancePerSession() throws {
+    /// Four sessions' creations are under way at once (each factory waits until all four have
+    /// begun: one session's creation never holds up another's), and a second request of each
+    /// session resolves meanwhile: each session ends with one cart, its own, disposed when the
+    /// session closes. Whether the second request waits for the creation or comes after it is up
+    /// to the scheduler; it gets the session's cart either way.
+    @Test func aResolveUnderContentionMakesOneInstancePerSession() async throws {
         let made = Counter()
-        let container = try sessionBuilder(made: made).build()
-        let sessions = (0..<4).map { _ in container.makeScope(tagged: Session.self) }
-        let carts = Guarded([Int: [Cart]]())
-
-        DispatchQueue.concurrentPerform(iterations: 64) { index in
-            let request = sessions[index % 4].makeScope()
-            if let cart = try? request.resolve(Cart.self) { carts.withLock { $0[index % 4, default: []].append(cart) } }
-            try? request.close()
+        let allFourBegun = ThreadBarrier(parties: 4)
+        let go = ThreadLatch()
+        var builder = ContainerBuilder()
+        builder.register(Cart.self, lifetime: .scoped(in: Session.self)) { _ in
+            if made.increment() <= 4 {
+                allFourBegun.arriveAndWait()
+                go.waitBlocking("the go-ahead for the sessions' carts")
+            }
+            return Cart()
         }
+        let container = try await builder.build()
+        let sessions = (0..<4).map { _ in container.makeScope(tagged: Session.self) }
 
+        func resolveInANewRequest(of session: Scope) -> OnThread<Result<Cart, GraftError>> {
+            OnThread {
+                let request = session.makeScope()
+                defer { try? request.close() }
+                return Result { () throws(GraftError) -> Cart in try request.resolve(Cart.self) }
+            }
+        }
+        let firsts = sessions.map(resolveInANewRequest(of:))
+        await waitUntil("every session's creation has begun") { allFourBegun.count == 4 }
+        let seconds = sessions.map(resolveInANewRequest(of:))
+        go.open()
+
+        var carts: [[Cart]] = []
+        for (first, second) in zip(firsts, seconds) {
+            carts.append([try #require(await first.value()).get(), try #require(await second.value()).get()])
+        }
         #expect(made.value == 4)
-        #expect(carts.current.values.map(\.distinctCount) == [1, 1, 1, 1])
-        #expect(Set(carts.current.values.compactMap { $0.first.map(ObjectIdentifier.init) }).count == 4)
-        for session in sessions { try session.close() }
+        #expect(carts.map(\.distinctCount) == [1, 1, 1, 1])
+        #expect(carts.map(\.[0]).distinctCount == 4)
+        for (session, pair) in zip(sessions, carts) {
+            #expect(try syncResolve(Cart.self, from: session.makeScope()) === pair[0])
+            #expect(pair[0].disposals.value == 0)
+            try await session.close()
+            #expect(pair[0].disposals.value == 1)
+        }
     }
 
+    /// Every request of a session resolves its cart while the session's one creation is held:
+    /// they all get the one cart it made.
     @Test func asyncResolvesShareTheSessionsInstance() async throws {
         let made = Counter()
+        let go = Latch()
+        let begun = Latch()
         var builder = ContainerBuilder()
         builder.register(Cart.self, lifetime: .scoped(in: Session.self)) { _ async throws in
-            try await Task.sleep(for: .milliseconds(2))
+            begun.open()
+            await go.wait()
             return Cart(made: made)
         }
         builder.register(Checkout.self, lifetime: .scoped, using: Checkout.init(cart:))
         let container = try await builder.build()
 
         let cart = try await container.withScope(tagged: Session.self) { session in
+            let requestsStarted = Countdown(32)
             let carts = try await withThrowingTaskGroup(of: Cart.self) { group in
                 for _ in 0..<32 {
                     group.addTask {
                         let request = session.makeScope()
+                        requestsStarted.arrive()
                         let cart = try await request.resolve(Checkout.self).cart
                         try await request.close()
                         return cart
                     }
                 }
+                await begun.wait()
+                await requestsStarted.wait()
+                go.open()
                 return try await group.reduce(into: [Cart]()) { $0.append($1) }
             }
+            #expect(carts.count == 32)
             #expect(carts.distinctCount == 1)
             #expect(carts.first?.disposals.value == 0)
             return carts[0]

@@ -13,9 +13,37 @@ private enum Connection: ScopeTag {}
 
 /// What each connection's subscriptions followed, recorded as they are disposed.
 private final class ClosedConnections: Sendable {
-    private let followed = Mutex<[[String]]>([])
-    func record(_ topics: [String]) { followed.withLock { $0.append(topics) } }
-    var all: [[String]] { followed.withLock { $0 } }
+    private struct State {
+        var followed: [[String]] = []
+        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+    private let state = Mutex(State())
+
+    func record(_ topics: [String]) {
+        let ready = state.withLock { state in
+            state.followed.append(topics)
+            let count = state.followed.count
+            let ready = state.waiters.filter { $0.count <= count }.map(\.continuation)
+            state.waiters.removeAll { $0.count <= count }
+            return ready
+        }
+        for waiter in ready { waiter.resume() }
+    }
+
+    var all: [[String]] { state.withLock { $0.followed } }
+
+    /// Returns once `count` connections have been recorded: waits for what happens, not for a
+    /// length of time (the suite's time limit is only a deadlock guard).
+    func waitFor(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                if state.followed.count >= count { return true }
+                state.waiters.append((count, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
 }
 
 /// One connection's subscriptions: made on its first message, disposed when it closes.
@@ -42,7 +70,7 @@ private struct MessageHandler: Sendable {
     func handle(_ topic: String) -> String { "following \(subscriptions.follow(topic))" }
 }
 
-@Suite struct WebSocketConnectionScopes {
+@Suite(.timeLimit(.minutes(10))) struct WebSocketConnectionScopes {
     @Test func eachConnectionHasATaggedScopeAndEachMessageAScopeUnderIt() async throws {
         let closed = ClosedConnections()
         var builder = ContainerBuilder()
@@ -81,9 +109,7 @@ private struct MessageHandler: Sendable {
         }
 
         // The server closes a connection's scope once the client has hung up.
-        for _ in 0..<200 where closed.all.count < 2 {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        await closed.waitFor(2)
         #expect(closed.all == [["laps", "pit stops"], ["weather"]])
         try await container.shutdown()
     }

@@ -16,16 +16,26 @@ private func bounds(_ span: FinishedInMemorySpan) -> ClosedRange<UInt64> {
         builder.register(SlowReport.self, lifetime: .scoped) { _ in SlowReport() }
         let container = try builder.build()
 
+        let clock = ContinuousClock()
+        var handlerTook = Duration.zero
         try tracer.withSpan("GET /report") { _ in
             try container.withScope { scope in
-                _ = try scope.resolve(Handler.self)  // fast: no span
+                handlerTook = try clock.measure { _ = try scope.resolve(Handler.self) }  // fast: no span
                 spin(.milliseconds(5))
                 _ = try scope.resolve(SlowReport.self)
             }
         }
 
-        let spans = tracer.finishedSpans
+        // A machine busy enough to hold the fast creations past the threshold traces them too;
+        // the check that they are not traced applies only when they were fast.
+        let spans = tracer.finishedSpans.filter {
+            handlerTook < .milliseconds(10)
+                || !["graft.create Handler", "graft.create Repository", "graft.create Settings"].contains(
+                    $0.operationName
+                )
+        }
         #expect(spans.map(\.operationName) == ["graft.create SlowReport", "GET /report"])
+        guard spans.count == 2 else { return }
         let (creation, request) = (spans[0], spans[1])
         #expect(creation.parentSpanID == request.spanID)
         #expect(creation.traceID == request.traceID)
@@ -38,12 +48,11 @@ private func bounds(_ span: FinishedInMemorySpan) -> ClosedRange<UInt64> {
         }
         #expect(scope.hasPrefix("scope 0x"))
         // The span is where the creation ran: inside the request, after the 5 ms before it, and
-        // about as long as the factory.
+        // at least as long as the factory (no upper bound: a busy machine may stretch it).
         let span = bounds(creation)
         #expect(bounds(request).contains(span.lowerBound) && bounds(request).contains(span.upperBound))
         #expect(span.lowerBound - bounds(request).lowerBound >= 5_000_000)
         #expect(span.upperBound - span.lowerBound >= 20_000_000)
-        #expect(span.upperBound - span.lowerBound < 200_000_000)
     }
 
     @Test func aCreationWithoutACurrentSpanStartsATrace() throws {
