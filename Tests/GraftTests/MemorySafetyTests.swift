@@ -129,7 +129,7 @@ private func onDedicatedThread(_ body: @escaping @Sendable () -> Void) async {
         let container = try await builder.build()
         let error = await #expect(throws: GraftError.self) { try await container.resolve(Slow.self) }
         #expect(error?.code == .cycle)
-        #expect(error?.description.contains("Slow -> Slow") == true)
+        #expect(error?.description.contains("dependency cycle: Slow → Slow") == true)
         try await container.shutdown()
         _ = started
     }
@@ -164,7 +164,8 @@ private func onDedicatedThread(_ body: @escaping @Sendable () -> Void) async {
                 let children = Mutex<[Scope]>(
                     (0..<childrenPerRound).map { _ in parent.makeScope() }
                 )
-                let made = children.withLock { scopes in scopes.compactMap { try? syncResolve(Session.self, from: $0) } }
+                let made = children.withLock { scopes in scopes.compactMap { try? syncResolve(Session.self, from: $0) }
+                }
                 sessions.withLock { $0 += made }
                 let barrier = Barrier(parties: 2)
                 let done = DispatchSemaphore(value: 0)

@@ -237,7 +237,8 @@ final class ParentLink: Sendable {
         var scope = construction.resolvingScope
         let entry = owner.table.entries[node]
         for _ in 0..<hops {
-            let link = core.table.parent.unsafelyUnwrapped
+            // `owner` is `hops` ancestors up, so each container on the way has a parent.
+            guard let link = core.table.parent else { break }
             scope = try link.scope(for: scope, of: core, key: entry.key)
             core = link.core
         }
@@ -384,8 +385,8 @@ extension RegistrationTable {
 /// The live children of a container, which its shutdown shuts down first: held weakly, so a
 /// child let go without a shutdown is not kept.
 final class ChildContainers: Sendable {
-    private struct Weak: @unchecked Sendable {
-        weak var container: Container?
+    private struct Weak: Sendable {
+        weak let container: Container?
     }
 
     /// `nil` once the parent's shutdown took them: no child is added after.
@@ -445,12 +446,12 @@ extension Registration {
 extension Construction {
     /// The engine running this construction.
     var resolvingContainer: ContainerCore {
-        unsafeDowncast(site.object, to: ContainerCore.self)
+        site(as: ContainerCore.self)
     }
 
     /// The scope the construction resolves in (the root's record for the container itself).
-    /// Only for recipes that Graft adds, which run inside the engine: it always passes its state.
+    /// Only for recipes that Graft adds, which run inside the engine: it always lends its state.
     var resolvingScope: Scope {
-        request.unsafelyUnwrapped.assumingMemoryBound(to: ResolveState.self).pointee.scope
+        withRequest(as: ResolveState.self) { $0.scope }
     }
 }

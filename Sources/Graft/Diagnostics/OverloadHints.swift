@@ -8,9 +8,7 @@
 /// add, and the plain hint is right.
 enum OverloadHints {
     /// Whether the caller runs inside a task (an async function, or top-level code that awaits).
-    static var runsInTask: Bool {
-        withUnsafeCurrentTask { $0 != nil }
-    }
+    static var runsInTask: Bool { CurrentTask.exists }
 
     /// The line for top-level code, where `await` alone does not pick the async overload.
     static let topLevel =

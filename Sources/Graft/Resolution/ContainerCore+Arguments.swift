@@ -15,10 +15,10 @@ extension ContainerCore {
         }
         // The request is the `ResolveState` of the resolve that runs this construction (see
         // `construct`), lent for exactly as long as the construction runs.
-        let state = construction.request.unsafelyUnwrapped.assumingMemoryBound(to: ResolveState.self)
-        if let links = construction.links {
-            let target = links.assumingMemoryBound(to: Int.self)[index]
-            if target >= 0 { return try makePlain(table.entry(at: target), &state.pointee, as: type) }
+        if let target = construction.plainLink(at: index), target >= 0 {
+            return try construction.withRequest(as: ResolveState.self) { (state) throws(GraftError) -> Parameter in
+                try makePlain(table.entry(at: target), &state, as: type)
+            }
         }
         let entry = table.entries[construction.node]
         let dependency = entry.dependencies[index]
@@ -26,13 +26,15 @@ extension ContainerCore {
             return try construction.argument(dependency.argument, as: type)
         }
         // Everything else (`Lazy`, `Provider`, `Factory`, optionals) arrives untyped.
-        return try typed(try argument(index, of: entry, &state.pointee), as: type, construction.node, index)
+        let node = construction.node
+        return try construction.withRequest(as: ResolveState.self) { (state) throws(GraftError) -> Parameter in
+            try typed(try argument(index, of: entry, &state), as: type, node, index)
+        }
     }
 
     func adoptDelivered(_ disposal: Disposal, for construction: borrowing Construction) throws(GraftError) {
         // The owner is always a `Scope`: `construct` is the only place that sets it.
-        guard let object = construction.owner else { return }
-        let owner = unsafeDowncast(object.object, to: Scope.self)
+        guard let owner = construction.owner(as: Scope.self) else { return }
         let entry = table.entries[construction.node]
         try adopt(observed(DisposalRecord(disposal, key: entry.key), entry), by: owner)
     }

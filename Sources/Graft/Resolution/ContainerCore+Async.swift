@@ -144,7 +144,9 @@ extension ContainerCore {
                     owner: owner
                 )
                 do {
-                    try await entry.buildAsync.unsafelyUnwrapped(&construction)
+                    // Only entries that have an async recipe are of these kinds.
+                    guard let build = entry.buildAsync else { return try entry.build(&construction) }
+                    try await build(&construction)
                 } catch {
                     throw factoryFailure(error, entry)
                 }

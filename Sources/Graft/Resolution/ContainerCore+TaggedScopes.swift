@@ -8,8 +8,11 @@
 extension ContainerCore {
     /// The placement of `entry`, a `.scoped(in:)` entry, under `state`.
     @inline(never)
-    func taggedPlacement(of entry: Entry, _ state: borrowing ResolveState) throws(GraftError) -> Placement {
-        let tag = entry.scopeTag.unsafelyUnwrapped
+    func taggedPlacement(
+        of entry: Entry,
+        _ tag: ScopeTagID,
+        _ state: borrowing ResolveState
+    ) throws(GraftError) -> Placement {
         guard let scope = state.scope.nearest(tagged: tag) else { throw noTaggedScopeError(entry, tag, state) }
         if let box = scope.scopedInstance(entry.slot) { return .existing(box) }
         return .sharedIn(scope)

@@ -7,8 +7,8 @@
 /// are created through the ``CreationCoordinator``, which never holds a lock while a factory
 /// runs. Which instance a resolve gets is the lifetime model's to say (`LifetimeModel.swift`).
 ///
-/// `@unchecked Sendable` restates what ``ConstructionSite`` inherits: every stored property
-/// below is a `let` of a `Sendable` type.
+/// `@unchecked Sendable` restates what ``ConstructionSite`` inherits (Swift requires it): every
+/// stored property below is a `let` of a `Sendable` type.
 @usableFromInline
 final class ContainerCore: ConstructionSite, @unchecked Sendable {
     @usableFromInline let table: RegistrationTable
@@ -321,9 +321,11 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         var frame: ResolutionFrame? = try makeFrame(for: entry, &state)
         defer { ResolutionFrame.giveBack(&frame) }
         var erased: any Sendable = value
+        // Bound for the loop only: by `giveBack`, the frame's one reference is `frame`'s again.
+        guard let lent = frame else { return }
         for activation in entry.activations {
             do {
-                try activation.run(&erased, frame.unsafelyUnwrapped)
+                try activation.run(&erased, lent)
             } catch let error as GraftError {
                 throw error
             } catch {

@@ -64,7 +64,11 @@ struct CreationChain {
     }
 
     /// The creation under way on this thread (synchronous), or else in this task (asynchronous).
-    @available(*, noasync, message: "asynchronous code reads `inThisTask`: a thread's chain names frames an await outlives")
+    @available(
+        *,
+        noasync,
+        message: "asynchronous code reads `inThisTask`: a thread's chain names frames an await outlives"
+    )
     static func current() -> CreationChain? {
         if let word = Word.current(in: onThread) { return CreationChain(.thread(word)) }
         return inThisTask
@@ -92,7 +96,11 @@ struct CreationChain {
     /// ``current()``, told it when the caller knows it: `known` is the bit pattern of the word
     /// of the chain ``running(_:within:_:)`` gave its body, on this thread, or `0` when unknown.
     /// Known, it spares reading the thread slot.
-    @available(*, noasync, message: "asynchronous code reads `inThisTask`: a thread's chain names frames an await outlives")
+    @available(
+        *,
+        noasync,
+        message: "asynchronous code reads `inThisTask`: a thread's chain names frames an await outlives"
+    )
     static func current(known: UInt) -> CreationChain? {
         if let word = Word(bitPattern: known) { return CreationChain(.thread(word)) }
         return current()
@@ -135,8 +143,8 @@ struct CreationChain {
     /// Inlined, with what it calls: called from code that is not specialized, each generic
     /// layer costs a call passing type metadata and an indirect result.
     ///
-    /// The claim is passed by address (`&claim`): the link borrows it rather than copying it, and
-    /// the caller's variable outlives the call, which is the link's whole life.
+    /// The claim is passed `inout` (`&claim`): the link borrows it, by the address Swift lends
+    /// for the call, rather than copying it; the call is the link's whole life.
     ///
     /// `body` is given the new chain, which is the current one whenever `body`'s own code runs
     /// on this thread (nested creations end before they return): resolves nested in this
@@ -144,13 +152,13 @@ struct CreationChain {
     @inline(__always)
     @available(*, noasync)
     static func running<Result, Failure: Error>(
-        _ claim: UnsafePointer<CreationClaim>,
+        _ claim: inout CreationClaim,
         within parent: CreationChain?,
         _ body: (_ chain: CreationChain) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         // `parent` keeps its task link, if it has one, for as long as the new link names it.
         try withExtendedLifetime(parent) { () throws(Failure) -> Result in
-            try Word.withStackLink(claim, parent: parent?.word, in: onThread) { (word) throws(Failure) -> Result in
+            try Word.withStackLink(&claim, parent: parent?.word, in: onThread) { (word) throws(Failure) -> Result in
                 try body(CreationChain(.thread(word)))
             }
         }

@@ -69,7 +69,7 @@ extension ContainerCore {
             if let box = call.graphInstance(entry.index) { return .existing(box) }
             return .new(call: call)
         case .scopeSlot:
-            if entry.scopeTag != nil { return try taggedPlacement(of: entry, state) }
+            if let tag = entry.scopeTag { return try taggedPlacement(of: entry, tag, state) }
             try requireScope(entry, state)
             // Borrowed, as the state holds it: the caller keeps the scope alive.
             let box = state.unretainedScope.with { $0.scopedInstance(entry.slot) }

@@ -51,7 +51,11 @@ extension Resolver {
         let arguments = RuntimeArguments(first, repeat each more)
         return try await start.inOwner(of: type, name: name, from: state) {
             (container, started) async throws(GraftError) in
-            try await container.makeAsync(try container.argumentTakingEntry(type, name: name), arguments: arguments, &started)
+            try await container.makeAsync(
+                try container.argumentTakingEntry(type, name: name),
+                arguments: arguments,
+                &started
+            )
         }
     }
 

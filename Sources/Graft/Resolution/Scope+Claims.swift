@@ -51,7 +51,8 @@ extension Scope {
             return .join(claim)
         }
         if let found { return found }
-        let (claim, chain) = reentered.unsafelyUnwrapped
+        // `found` is `nil` only when the caller's own creation holds the slot.
+        guard let (claim, chain) = reentered else { throw CycleReport.error([key]) }
         throw CycleReport.error(chain.keys(from: claim.id) + [key])
     }
 

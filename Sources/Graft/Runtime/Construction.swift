@@ -350,3 +350,46 @@ struct ConstructionScratch: Sendable {
             && MemoryLayout<Service>.alignment <= MemoryLayout<Self>.alignment
     }
 }
+
+// MARK: What the engine reads back of a construction it set up
+
+extension Construction {
+    /// The engine running this construction, as its own type: the site is only ever the engine
+    /// object that set the construction up, and the engine has one type (`ContainerCore`, the
+    /// one subclass of ``ConstructionSite``).
+    @inline(__always)
+    func site<Site: ConstructionSite>(as type: Site.Type) -> Site {
+        unsafeDowncast(site.object, to: type)
+    }
+
+    /// The object that disposes the instance, as the engine's scope type: `owner` is only ever
+    /// set, by the engine, to one of its scopes.
+    @inline(__always)
+    func owner<Owner: AnyObject>(as type: Owner.Type) -> Owner? {
+        owner.map { unsafeDowncast($0.object, to: type) }
+    }
+
+    /// Runs `body` with the request the engine lent this construction: the resolve state of the
+    /// resolve that runs it, lent for exactly as long as the construction runs.
+    ///
+    /// Only for a construction that asks the engine for what it needs (an autowired parameter
+    /// it did not prefetch, the scope a recipe Graft adds runs in), which the engine sets up
+    /// synchronously with its state lent (`ContainerCore.run`); a construction that awaits is
+    /// given its parameters prefetched and asks for none. The result comes back as it is, not
+    /// in an optional: in code that is not specialized, an optional of a generic type is
+    /// looked up at run time on every call.
+    @inline(__always)
+    func withRequest<Request, Result, Failure: Error>(
+        as type: Request.Type,
+        _ body: (inout Request) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try body(&request.unsafelyUnwrapped.assumingMemoryBound(to: type).pointee)
+    }
+
+    /// The index of the entry parameter `index` links to when it is a plain dependency, `-1`
+    /// when it is not, or `nil` when the construction was given no links.
+    @inline(__always)
+    func plainLink(at index: Int) -> Int? {
+        links.map { $0.assumingMemoryBound(to: Int.self)[index] }
+    }
+}
