@@ -21,13 +21,26 @@ import Darwin
 //   requestScope: make a scope, resolve a scoped and a transient service, close it
 // Medians of `repeats` runs are printed as a Markdown table. Naming a loop (and a library)
 // runs only that one, for a profiler.
+//
+// graft-scaling <seconds> <repeats> [loop] [library] --threads 2,8: instead, the operations per
+// second at each thread count, every library beside hand-written code in the same repeat, and
+// each library's time per operation divided by hand-written code's. With more threads than
+// cores, a thread is preempted while it holds a lock; if waiting for a lock burns the waiters'
+// time slices, Graft falls further behind hand-written code than it is at two threads.
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+var arguments = Array(CommandLine.arguments.dropFirst())
+var threadCounts: [Int]?
+if let flag = arguments.firstIndex(of: "--threads") {
+    // No counts, or none from 1 to 256, leaves the list empty: the usage below.
+    let counts = flag + 1 < arguments.count ? arguments[flag + 1] : ""
+    threadCounts = counts.split(separator: ",").compactMap { Int($0) }.filter { (1...256).contains($0) }
+    arguments.removeSubrange(flag...min(flag + 1, arguments.count - 1))
+}
 guard (2...4).contains(arguments.count), let seconds = Double(arguments[0]), seconds > 0, seconds <= 10,
-    let repeats = Int(arguments[1]), (1...15).contains(repeats)
+    let repeats = Int(arguments[1]), (1...15).contains(repeats), threadCounts?.isEmpty != true
 else {
     let line =
-        "usage: graft-scaling <seconds (0-10]> <repeats 1-15> [singleton|transient|graph|graphSingletonLeaf|mixed|requestScope] [handwritten|graft|\"handwritten, returned\"]\n"
+        "usage: graft-scaling <seconds (0-10]> <repeats 1-15> [singleton|transient|graph|graphSingletonLeaf|mixed|requestScope] [handwritten|graft|\"handwritten, returned\"] [--threads 2,8]\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
     exit(2)
 }
@@ -37,6 +50,18 @@ let loops = arguments.count > 2 ? ScalingLoop.allCases.filter { $0.rawValue == a
 let libraries =
     arguments.count > 3
     ? ScalingLibrary.allCases.filter { $0.rawValue == arguments[3] } : ScalingLibrary.allCases
+if let threadCounts {
+    // Hand-written code always runs, first: each library is compared with it.
+    let compared = [ScalingLibrary.handwritten] + libraries.filter { $0 != .handwritten }
+    try Oversubscription.measure(
+        loops: loops,
+        libraries: compared,
+        threadCounts: threadCounts,
+        seconds: seconds,
+        repeats: repeats
+    )
+    exit(0)
+}
 for loop in loops {
     for library in libraries where library.measures(loop) {
         var ratios: [Double] = []
