@@ -33,23 +33,20 @@ struct CreationClaim: Sendable {
 /// apart: the thread's chain is read only through ``ChainSource/thisThread(known:)`` and
 /// ``current()``, which are `noasync`, so no asynchronous function can read it, let alone hold it
 /// across a suspension (after which it may run on another thread, long after the frames the
-/// chain names have returned). Asynchronous code reads ``inThisTask``, a chain that holds its
-/// innermost task link strongly and so outlives every frame. A task started inside a
-/// synchronous factory (`Task.immediate`, `Task { }`, `Task.detached`) is asynchronous code
-/// like any other: it sees the chain of its own task, never the factory's stack.
+/// chain names have returned). Asynchronous code reads ``inThisTask``: its own task's chain,
+/// whose links the task-local binding that made them holds for as long as any code of the task
+/// nested in it runs (a task started there holds its copy of the binding), so it outlives every
+/// frame and suspension of the code that reads it. A task started inside a synchronous factory
+/// (`Task.immediate`, `Task { }`, `Task.detached`) is asynchronous code like any other: it sees
+/// the chain of its own task, never the factory's stack.
 struct CreationChain {
     /// A stack link's record is a claim borrowed from its creator's frame; a node is a task's.
     typealias Word = ChainWord<CreationClaim, TaskLink>
 
-    /// The innermost creation.
-    private let innermost: Innermost
-
-    private enum Innermost {
-        /// A link read from this thread's slot: valid only in the synchronous code that read it.
-        case thread(Word)
-        /// A task's link, held strongly.
-        case task(TaskLink)
-    }
+    /// The innermost creation: a link read from this thread's slot, valid only in the
+    /// synchronous code that read it, or a task's link, which its binding holds. One word, so
+    /// passing a chain copies, retains and destroys nothing.
+    let word: Word
 
     /// An asynchronous creation only ever runs inside other asynchronous ones: synchronous code
     /// cannot start one it waits for.
@@ -70,18 +67,19 @@ struct CreationChain {
         message: "asynchronous code reads `inThisTask`: a thread's chain names frames an await outlives"
     )
     static func current() -> CreationChain? {
-        if let word = Word.current(in: onThread) { return CreationChain(.thread(word)) }
+        if let word = Word.current(in: onThread) { return CreationChain(word: word) }
         return inThisTask
     }
 
-    /// The asynchronous creation under way in this task, held strongly: what asynchronous code
-    /// reads, and may keep across suspensions.
+    /// The asynchronous creation under way in this task: what asynchronous code reads, and may
+    /// keep across its suspensions (its task's binding holds the links, see the type).
     static var inThisTask: CreationChain? {
         // While no asynchronous creation runs, no task holds a chain: one load spares the
         // task-local look-up (measured: 150 instructions in every scoped or singleton creation;
         // asking whether a task runs at all costs more, its types being resilient).
         guard asyncCreationsRunning.load(ordering: .relaxed) > 0 else { return nil }
-        return inTask.map { CreationChain(.task($0)) }
+        // The binding holds the link while any code of this task that can read it runs.
+        return inTask.map { CreationChain(word: Word(node: Unretained($0))) }
     }
 
     /// How many asynchronous creations are under way in the process, each with its chain bound
@@ -102,7 +100,7 @@ struct CreationChain {
         message: "asynchronous code reads `inThisTask`: a thread's chain names frames an await outlives"
     )
     static func current(known: UInt) -> CreationChain? {
-        if let word = Word(bitPattern: known) { return CreationChain(.thread(word)) }
+        if let word = Word(bitPattern: known) { return CreationChain(word: word) }
         return current()
     }
 
@@ -110,11 +108,7 @@ struct CreationChain {
     /// ``current()`` there: the new thread runs on this one's behalf.
     @available(*, noasync)
     static func onFreshStack<Result>(_ body: () throws(GraftError) -> Result) throws(GraftError) -> Result {
-        let current = current()
-        // The task's link, if that is the chain, is kept by `current` until the hop returns.
-        return try withExtendedLifetime(current) { () throws(GraftError) -> Result in
-            try Word.onFreshStack(carrying: current?.word, in: onThread, body)
-        }
+        try Word.onFreshStack(carrying: current()?.word, in: onThread, body)
     }
 
     /// Set around synchronous creations.
@@ -123,18 +117,8 @@ struct CreationChain {
     /// Set around asynchronous creations, which may resume on another thread.
     @TaskLocal private static var inTask: TaskLink?
 
-    private init(_ innermost: Innermost) {
-        self.innermost = innermost
-    }
-
-    /// The word naming the innermost creation, which this chain keeps alive while it lives:
-    /// a stack link's frame is running (the chain was read in synchronous code), and a task's
-    /// link is held by the chain.
-    var word: Word {
-        switch innermost {
-        case .thread(let word): word
-        case .task(let link): Word(node: Unretained(link))
-        }
+    private init(word: Word) {
+        self.word = word
     }
 
     /// Runs the synchronous creation `claim` names, recorded on this thread as running inside
@@ -156,11 +140,8 @@ struct CreationChain {
         within parent: CreationChain?,
         _ body: (_ chain: CreationChain) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        // `parent` keeps its task link, if it has one, for as long as the new link names it.
-        try withExtendedLifetime(parent) { () throws(Failure) -> Result in
-            try Word.withStackLink(&claim, parent: parent?.word, in: onThread) { (word) throws(Failure) -> Result in
-                try body(CreationChain(.thread(word)))
-            }
+        try Word.withStackLink(&claim, parent: parent?.word, in: onThread) { (word) throws(Failure) -> Result in
+            try body(CreationChain(word: word))
         }
     }
 
@@ -185,7 +166,7 @@ struct CreationChain {
                 word = parent
             case .node(let task):
                 guard body(task.claim) else { return }
-                // Each link holds its parent, and this chain (or a frame under way) the first.
+                // Each link holds its parent, and the task's binding the first.
                 word = task.parent.map { Word(node: Unretained($0)) }
             }
         }
