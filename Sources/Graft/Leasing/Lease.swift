@@ -13,9 +13,9 @@
 /// after telling the lender's closure to return. So the lender's errors reach a caller: those
 /// before lending as the resolve's error, those after as a disposal failure.
 ///
-/// `Sendable` is sound: the state is reached only through ``Locked``, and `task` is written once,
-/// by `acquire()`, before anything reads it (`dispose()` runs only for a lease that was acquired).
-final class Lease<Service: Sendable>: AsyncDisposable, LeaseReturning, @unchecked Sendable {
+/// `Sendable` as the compiler checks it: everything that changes (the lender's task among it)
+/// is reached only through ``Locked``.
+final class Lease<Service: Sendable>: AsyncDisposable, LeaseReturning, Sendable {
     typealias Lender =
         @Sendable (any Resolver, _ use: @escaping @Sendable (Service) async throws -> Void) async throws -> Void
 
@@ -38,11 +38,12 @@ final class Lease<Service: Sendable>: AsyncDisposable, LeaseReturning, @unchecke
         var returning = false
         /// The lender's closure, suspended until the lease is returned.
         var holder: CheckedContinuation<Void, Never>?
+        /// The lender's task, set by `acquire()` as it starts it.
+        var task: Task<Void, any Error>?
     }
 
     private let key: ServiceKey
     private let state = Locked(State())
-    private var task: Task<Void, any Error>?
 
     init(_ key: ServiceKey) {
         self.key = key
@@ -63,7 +64,7 @@ final class Lease<Service: Sendable>: AsyncDisposable, LeaseReturning, @unchecke
             }
             if fail(LeaseErrors.returnedWithoutLending(key)) { return }
         }
-        self.task = task
+        state.withLock { $0.task = task }
         let outcome: Result<Service, any Error> = await withTaskCancellationHandler {
             do { return .success(try await waitForLending()) } catch { return .failure(error) }
         } onCancel: {
@@ -151,7 +152,7 @@ final class Lease<Service: Sendable>: AsyncDisposable, LeaseReturning, @unchecke
     ///   failed as `withTransaction` ended, a connection that could not be given back).
     func dispose() async throws {
         returnWithoutAwaiting()
-        try await task?.value
+        try await state.withLock { $0.task }?.value
     }
 }
 

@@ -131,24 +131,25 @@ extension ContainerCore {
             let prefetched =
                 entry.kind.takesResolver ? nil : try await prefetchedArguments(entry, &state, arguments)
             // On the heap when there are any: the construction is used across awaits.
-            let inputs = ConstructionInputs.allocate(prefetched: prefetched, arguments: arguments)
-            defer { inputs?.deinitialize(count: 1).deallocate() }
-            return try await ConstructionOutput.make(Service.self, expected: entry.key.id) {
-                output async throws(GraftError) in
-                var construction = Construction(
-                    site: self,
-                    node: entry.index,
-                    output: output,
-                    inputs: UnsafePointer(inputs),
-                    frame: frame,
-                    owner: owner
-                )
-                do {
-                    // Only entries that have an async recipe are of these kinds.
-                    guard let build = entry.buildAsync else { return try entry.build(&construction) }
-                    try await build(&construction)
-                } catch {
-                    throw factoryFailure(error, entry)
+            return try await ConstructionInputs.onHeap(prefetched: prefetched, arguments: arguments) {
+                inputs async throws(GraftError) -> Service in
+                try await ConstructionOutput.make(Service.self, expected: entry.key.id) {
+                    output async throws(GraftError) in
+                    var construction = Construction(
+                        site: self,
+                        node: entry.index,
+                        output: output,
+                        inputs: inputs,
+                        frame: frame,
+                        owner: owner
+                    )
+                    do {
+                        // Only entries that have an async recipe are of these kinds.
+                        guard let build = entry.buildAsync else { return try entry.build(&construction) }
+                        try await build(&construction)
+                    } catch {
+                        throw factoryFailure(error, entry)
+                    }
                 }
             }
         }

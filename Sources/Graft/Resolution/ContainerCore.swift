@@ -357,7 +357,14 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         var scratch = ConstructionScratch()
         return try ConstructionOutput.make(Service.self, expected: entry.key.id, scratch: &scratch) {
             output throws(GraftError) in
-            try run(entry, &state, disposed: disposed, arguments: arguments, prefetched: prefetched, into: output)
+            try run(
+                entry,
+                &state,
+                disposed: disposed,
+                arguments: arguments,
+                prefetched: prefetched,
+                into: ConstructionOutput.Destination(lentTo: output)
+            )
         }
     }
 
@@ -370,24 +377,24 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         disposed: Bool,
         arguments: [any Sendable]?,
         prefetched: [(any Sendable)?]?,
-        into output: UnsafeMutableRawPointer
+        into output: ConstructionOutput.Destination
     ) throws(GraftError) {
         if entry.isAsync { throw needsAwaitError(entry) }
         var frame = entry.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
         defer { ResolutionFrame.giveBack(&frame) }
+        let owner = disposed ? state.owner : nil
         try ConstructionInputs.with(prefetched: prefetched, arguments: arguments) { inputs throws(GraftError) in
-            try withUnsafeMutablePointer(to: &state) { request throws(GraftError) in
-                var construction = Construction(
-                    site: self,
-                    node: entry.index,
-                    output: output,
-                    links: UnsafeRawPointer(bitPattern: entry.plainTargetsAddress),
-                    request: UnsafeMutableRawPointer(request),
-                    inputs: inputs,
-                    frame: frame,
-                    owner: disposed ? request.pointee.owner : nil,
-                    existing: entry.linksToSingletons ? singletons.baseAddress : nil
-                )
+            try Construction.lending(
+                &state,
+                site: self,
+                node: entry.index,
+                output: output,
+                linkAddress: entry.plainTargetsAddress,
+                inputs: inputs,
+                frame: frame,
+                owner: owner,
+                existing: entry.linksToSingletons ? singletons.baseAddress : nil
+            ) { construction throws(GraftError) in
                 do {
                     try entry.build(&construction)
                 } catch {

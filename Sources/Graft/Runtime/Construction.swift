@@ -203,16 +203,18 @@ struct ConstructionInputs {
         return try withUnsafePointer(to: &inputs) { pointer throws(GraftError) in try body(pointer) }
     }
 
-    /// Inputs on the heap, for a construction that awaits; `nil` when there are none. The
-    /// caller deinitializes and deallocates them.
-    static func allocate(
+    /// Runs `body` with inputs on the heap, for a construction that awaits (its frame may move
+    /// to another thread), or with `nil` when there are none; they are freed when `body` returns.
+    static func onHeap<Result>(
         prefetched: [(any Sendable)?]?,
-        arguments: [any Sendable]?
-    ) -> UnsafeMutablePointer<ConstructionInputs>? {
-        guard prefetched != nil || arguments != nil else { return nil }
+        arguments: [any Sendable]?,
+        _ body: (UnsafePointer<ConstructionInputs>?) async throws(GraftError) -> Result
+    ) async throws(GraftError) -> Result {
+        guard prefetched != nil || arguments != nil else { return try await body(nil) }
         let inputs = UnsafeMutablePointer<ConstructionInputs>.allocate(capacity: 1)
         inputs.initialize(to: ConstructionInputs(prefetched: prefetched, arguments: arguments))
-        return inputs
+        defer { inputs.deinitialize(count: 1).deallocate() }
+        return try await body(inputs)
     }
 }
 
@@ -267,6 +269,17 @@ class ConstructionSite: @unchecked Sendable {
 /// Memory for one instance of a service while a recipe fills it.
 @usableFromInline
 enum ConstructionOutput {
+    /// The memory a `fill` is given, handed on to the construction that delivers into it:
+    /// valid for that `fill` call only, which is as long as the construction runs.
+    struct Destination {
+        fileprivate let address: UnsafeMutableRawPointer
+
+        /// The memory `make` lent the `fill` it calls.
+        init(lentTo address: UnsafeMutableRawPointer) {
+            self.address = address
+        }
+    }
+
     /// Runs `fill` with memory for one `Service`, which `fill` must initialize unless it
     /// throws, and returns the instance.
     ///
@@ -391,5 +404,46 @@ extension Construction {
     @inline(__always)
     func plainLink(at index: Int) -> Int? {
         links.map { $0.assumingMemoryBound(to: Int.self)[index] }
+    }
+}
+
+// MARK: How the engine sets a synchronous construction up
+
+extension Construction {
+    /// Runs `body` with a construction of registration `node` by `site`, delivering to `output`,
+    /// with `request` (the engine's resolve state) lent for exactly this call: what
+    /// ``withRequest(as:_:)`` reads back while the construction runs.
+    ///
+    /// - Parameters:
+    ///   - linkAddress: The address of the registration's ``LinkBuffer`` of plain targets, which
+    ///     the engine's entry owns for the table's whole life; `0` for none.
+    ///   - existing: The engine's cells of existing instances, or `nil`.
+    @inline(__always)
+    static func lending<Request>(
+        _ request: inout Request,
+        site: ConstructionSite,
+        node: Int,
+        output: ConstructionOutput.Destination,
+        linkAddress: UInt,
+        inputs: UnsafePointer<ConstructionInputs>?,
+        frame: (any Resolver & AnyObject)?,
+        owner: Unretained<AnyObject>?,
+        existing: UnsafeRawPointer?,
+        _ body: (inout Construction) throws(GraftError) -> Void
+    ) throws(GraftError) {
+        try withUnsafeMutablePointer(to: &request) { (lent) throws(GraftError) in
+            var construction = Construction(
+                site: site,
+                node: node,
+                output: output.address,
+                links: UnsafeRawPointer(bitPattern: linkAddress),
+                request: UnsafeMutableRawPointer(lent),
+                inputs: inputs,
+                frame: frame,
+                owner: owner,
+                existing: existing
+            )
+            try body(&construction)
+        }
     }
 }
