@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Graft
+@_spi(Interleavings) import Graft
 import Synchronization
 import Testing
 
@@ -139,7 +139,7 @@ private func onDedicatedThread(_ body: @escaping @Sendable () -> Void) async {
 
 @Suite struct ParentCloseRacingAnUnclosedChildTests {
     /// A disposable each child scope creates, counting its disposals.
-    private final class Session: Disposable {
+    fileprivate final class Session: Disposable {
         let disposals: Atomic<Int>
         init() { disposals = Atomic(0) }
         func dispose() { disposals.add(1, ordering: .relaxed) }
@@ -187,6 +187,49 @@ private func onDedicatedThread(_ body: @escaping @Sendable () -> Void) async {
         try await container.shutdown()
     }
 
+    /// The same pair, forced: the parent's close is held at the child (its lock held, the child
+    /// not yet closed) while another thread drops the child's last reference. The child must
+    /// still see itself listed, and so wait for the parent before its memory goes; the parent
+    /// then disposes the child's instance, once.
+    @Test func aChildLetGoWhileItsClosingParentIsAtItStillSeesItselfListedAndWaits() async throws {
+        var builder = ContainerBuilder()
+        builder.register(Session.self, lifetime: .scoped) { _ in Session() }
+        let container = try await builder.build()
+        let parent = container.makeScope()
+        let holder = try ChildHolder(under: parent)
+        let (childID, session) = (holder.id, holder.session)
+        let parentAtChild = DispatchSemaphore(value: 0)
+        let childDecided = DispatchSemaphore(value: 0)
+        let sawListed = Mutex<Bool?>(nil)
+
+        await Interleavings.whileRunning { point in
+            switch point {
+            case .parentClosesChild(let child) where child == childID:
+                parentAtChild.signal()
+                // Held here, the parent's lock taken, until the child has read its mark.
+                _ = childDecided.wait(timeout: .now() + .seconds(600))
+            case .scopeLetGo(let scope, let listed) where scope == childID:
+                sawListed.withLock { $0 = listed }
+                childDecided.signal()
+            default:
+                break
+            }
+        } _: {
+            await runOnDedicatedThreads(2) { index in
+                if index == 0 {
+                    try? parent.close()
+                } else {
+                    _ = parentAtChild.wait(timeout: .now() + .seconds(600))
+                    holder.letGo()
+                }
+            }
+        }
+
+        #expect(sawListed.withLock { $0 } == true)
+        #expect(session.disposals.load(ordering: .relaxed) == 1)
+        try await container.shutdown()
+    }
+
     /// A forced interleaving of the same pair: the child is let go first, its deinit hands its
     /// records to the parent, and the parent's close disposes them.
     @Test func aChildLetGoBeforeItsParentClosesLeavesItsInstancesToTheParent() throws {
@@ -201,6 +244,31 @@ private func onDedicatedThread(_ body: @escaping @Sendable () -> Void) async {
         try parent.close()
         #expect(session.disposals.load(ordering: .relaxed) == 1)
         _ = child
+    }
+}
+
+/// Holds the one reference to a child scope, which has made a `Session`, until `letGo()`.
+private final class ChildHolder: Sendable {
+    private let child: Mutex<Scope?>
+    let id: ObjectIdentifier
+    let session: ParentCloseRacingAnUnclosedChildTests.Session
+
+    @inline(never)
+    init(under parent: Scope) throws {
+        let child = parent.makeScope()
+        id = ObjectIdentifier(child)
+        session = try child.resolve(ParentCloseRacingAnUnclosedChildTests.Session.self)
+        self.child = Mutex(child)
+    }
+
+    /// Drops the last reference to the child, on the calling thread.
+    @inline(never)
+    func letGo() {
+        let last = child.withLock { child in
+            defer { child = nil }
+            return child
+        }
+        withExtendedLifetime(last) {}
     }
 }
 

@@ -72,6 +72,9 @@ struct OpenChildren {
         while let current = link {
             current.with { child in
                 link = child.siblings.next
+                // The identity made first: a point capturing `child` would hold it.
+                let id = ObjectIdentifier(child)
+                Interleavings.reach(.parentClosesChild(child: id))
                 body(child)
                 // The last touch: from here on, the child may be freed.
                 child.listing.flag.store(false, ordering: .releasing)

@@ -174,7 +174,10 @@ public final class Scope: Resolver, @unchecked Sendable {
         // A scope let go without being closed leaves what it must dispose to its parent.
         // Listed, it waits for the parent's lock, which a parent closing it holds while it reads
         // this scope; unlisted, the parent is done with it (see `ListedMark`).
-        if listing.isListed, parent?.unlist(self) == true, isObserved { reportClosed() }
+        let isListed = listing.isListed
+        let id = self.id
+        Interleavings.reach(.scopeLetGo(id, listed: isListed))
+        if isListed, parent?.unlist(self) == true, isObserved { reportClosed() }
     }
 
     @usableFromInline
