@@ -18,7 +18,8 @@ enum InjectableDiagnostic: DiagnosticMessage {
     var message: String {
         switch self {
         case .notAType(let kind):
-            return "@Injectable applies to a class, struct or actor, not to a \(kind): "
+            let article = kind.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+            return "@Injectable applies to a class, struct or actor, not to \(article) \(kind): "
                 + (kind == "protocol"
                     ? "attach it to a type that conforms and list the protocol in 'as:'"
                     : "register an enum's value with builder.register(_:instance:)")
