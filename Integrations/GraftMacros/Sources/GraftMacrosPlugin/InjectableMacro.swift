@@ -49,7 +49,7 @@ public struct InjectableMacro: ExtensionMacro {
         let isolation = hasAttribute("MainActor", declaration.attributes) ? "nonisolated " : ""
 
         var body: [String] = []
-        body.append(plan.registerCall(fileID: fileID, line: line))
+        body += plan.registerCall(fileID: fileID, line: line)
         for alias in arguments.aliases {
             body.append("builder.alias(\(alias), to: \(typeName).self, fileID: \(fileID), line: \(line))")
         }

@@ -67,6 +67,8 @@ struct RegistrationPlan {
     let isThrowing: Bool
     let isMainActor: Bool
     let isSoleInitializer: Bool
+    /// Whether a parameter has an attribute: a property wrapper (`@Named`, `@Argument`).
+    var hasWrappedParameter = false
 
     init?(
         _ initializer: InjectableMacro.Initializer,
@@ -97,6 +99,7 @@ struct RegistrationPlan {
 
         var firstArgument: AttributeSyntax?
         for (index, parameter) in initializer.parameters.enumerated() {
+            if let attributes = parameter.attributes, !attributes.isEmpty { hasWrappedParameter = true }
             let named = parameter.attribute("Named")
             let argument = parameter.attribute("Argument")
             if let named, let argument {
@@ -192,8 +195,10 @@ struct RegistrationPlan {
         return false
     }
 
-    /// `builder.register(RaceCar.self, lifetime: .singleton, fileID: …, line: …, using: …)`.
-    func registerCall(fileID: String, line: String) -> String {
+    /// The statements of `register(in:)`: a local function around the initializer when one is
+    /// needed, then `builder.register(RaceCar.self, lifetime: .singleton, fileID: …, line: …, using: …)`.
+    func registerCall(fileID: String, line: String) -> [String] {
+        let local = needsFunction ? [function] : []
         var arguments = ["\(typeName).self"]
         if let lifetime { arguments.append("lifetime: \(lifetime.trimmedDescription)") }
         let runtimeArguments = slots.filter(\.isArgument).map { "\($0.dependencyType).self" }
@@ -203,37 +208,44 @@ struct RegistrationPlan {
         }
         arguments.append("fileID: \(fileID)")
         arguments.append("line: \(line)")
-        arguments.append("\(isMainActor ? "usingMainActor" : "using"): \(function)")
-        return "builder.register(\(arguments.joined(separator: ", ")))"
+        arguments.append("\(isMainActor ? "usingMainActor" : "using"): \(needsFunction ? "make" : function)")
+        return local + ["builder.register(\(arguments.joined(separator: ", ")))"]
+    }
+
+    /// Whether `register` is handed a local function around the initializer rather than the
+    /// initializer itself: when Swift made the initializer, when an initializer without
+    /// parameters is one of several (`Radio.init` would be ambiguous), or when a parameter has an
+    /// attribute (`@Named`, `@Argument`: property wrappers, and a reference to an initializer
+    /// with one is a closure in disguise). A function, not a closure: Swift
+    /// infers the parameter pack of `register` from a function's type, not from a closure's
+    /// parameter list.
+    var needsFunction: Bool {
+        switch initializer {
+        case .explicit:
+            return hasWrappedParameter || (slots.isEmpty && !isSoleInitializer)
+        case .memberwise:
+            return true
+        case .implicitNoArguments:
+            return false
+        }
     }
 
     /// The function handed to `register`: the initializer itself, as a hand-written registration
-    /// names it, or a closure around it when a parameter is named, when Swift made the
-    /// initializer, or when runtime arguments must come first.
+    /// names it, or the local function `make` around it (see `needsFunction`).
     var function: String {
-        let needsClosure: Bool
-        switch initializer {
-        case .explicit:
-            needsClosure =
-                !nameTypes.isEmpty || slots.contains { $0.value.hasSuffix(".value") } || argumentsComeFirst
-                || (slots.isEmpty && !isSoleInitializer)
-        case .memberwise:
-            needsClosure = true
-        case .implicitNoArguments:
-            needsClosure = false
-        }
-        guard needsClosure else {
+        guard needsFunction else {
             if slots.isEmpty { return "\(typeName).init" }
             let labels = slots.map { "\($0.label ?? "_"):" }.joined()
             return "\(typeName).init(\(labels))"
         }
         let ordered = argumentsComeFirst ? slots.filter(\.isArgument) + slots.filter { !$0.isArgument } : slots
-        let parameters = ordered.map { "p\($0.index): \($0.dependencyType)" }.joined(separator: ", ")
+        let parameters = ordered.map { "_ p\($0.index): \($0.dependencyType)" }.joined(separator: ", ")
         let call = slots.map { slot in slot.label.map { "\($0): \(slot.value)" } ?? slot.value }
             .joined(separator: ", ")
-        let effects = (isThrowing ? "try " : "") + (isAsync ? "await " : "")
+        let effects = (isAsync ? " async" : "") + (isThrowing ? " throws" : "")
+        let marks = (isThrowing ? "try " : "") + (isAsync ? "await " : "")
         let isolation = isMainActor ? "@MainActor " : ""
-        let signature = ordered.isEmpty ? (isMainActor ? "@MainActor in " : "") : "\(isolation)(\(parameters)) in "
-        return "{ \(signature)\(effects)\(typeName)(\(call)) }"
+        return
+            "\(isolation)@Sendable func make(\(parameters))\(effects) -> \(typeName) { \(marks)\(typeName)(\(call)) }"
     }
 }

@@ -92,9 +92,10 @@ import Testing
 
                 extension Telemetry: Injectable {
                     static func register(in builder: inout Graft.ContainerBuilder) {
-                        builder.register(Telemetry.self, fileID: "TestModule/test.swift", line: 2, using: { (p0: Radio) in
-                                Telemetry(radio: p0)
-                            })
+                        @Sendable func make(_ p0: Radio) -> Telemetry {
+                            Telemetry(radio: p0)
+                        }
+                        builder.register(Telemetry.self, fileID: "TestModule/test.swift", line: 2, using: make)
                     }
                 }
                 """
@@ -160,9 +161,10 @@ import Testing
 
                 extension Telemetry: Injectable {
                     static func register(in builder: inout Graft.ContainerBuilder) {
-                        builder.register(Telemetry.self, fileID: "TestModule/test.swift", line: 2, using: {
-                                Telemetry()
-                            })
+                        @Sendable func make() -> Telemetry {
+                            Telemetry()
+                        }
+                        builder.register(Telemetry.self, fileID: "TestModule/test.swift", line: 2, using: make)
                     }
                 }
                 """
@@ -280,9 +282,10 @@ import Testing
                     }
 
                     static func register(in builder: inout Graft.ContainerBuilder) {
-                        builder.register(RaceCar.self, fileID: "TestModule/test.swift", line: 2, using: { (p0: Graft.Named<any Engine, _GraftName0>, p1: Radio) in
-                                RaceCar(engine: p0.value, radio: p1)
-                            })
+                        @Sendable func make(_ p0: Graft.Named<any Engine, _GraftName0>, _ p1: Radio) -> RaceCar {
+                            RaceCar(engine: p0.value, radio: p1)
+                        }
+                        builder.register(RaceCar.self, fileID: "TestModule/test.swift", line: 2, using: make)
                     }
                 }
                 """
@@ -304,9 +307,10 @@ import Testing
 
                 extension RaceCar: Injectable {
                     static func register(in builder: inout Graft.ContainerBuilder) {
-                        builder.register(RaceCar.self, fileID: "TestModule/test.swift", line: 2, using: { (p0: Graft.Named<any Engine, V12>) in
-                                RaceCar(engine: p0.value)
-                            })
+                        @Sendable func make(_ p0: Graft.Named<any Engine, V12>) -> RaceCar {
+                            RaceCar(engine: p0.value)
+                        }
+                        builder.register(RaceCar.self, fileID: "TestModule/test.swift", line: 2, using: make)
                     }
                 }
                 """
@@ -332,9 +336,10 @@ import Testing
                     }
 
                     static func register(in builder: inout Graft.ContainerBuilder) {
-                        builder.register(RaceCar.self, fileID: "TestModule/test.swift", line: 2, using: { (p0: Graft.Named<any Engine, _GraftName0>) in
-                                try RaceCar(p0.value)
-                            })
+                        @Sendable func make(_ p0: Graft.Named<any Engine, _GraftName0>) throws -> RaceCar {
+                            try RaceCar(p0.value)
+                        }
+                        builder.register(RaceCar.self, fileID: "TestModule/test.swift", line: 2, using: make)
                     }
                 }
                 """
@@ -356,7 +361,10 @@ import Testing
 
                 extension PitStop: Injectable {
                     static func register(in builder: inout Graft.ContainerBuilder) {
-                        builder.register(PitStop.self, arguments: Lap.self, fileID: "TestModule/test.swift", line: 2, using: PitStop.init(lap:crew:))
+                        @Sendable func make(_ p0: Lap, _ p1: Crew) -> PitStop {
+                            PitStop(lap: p0, crew: p1)
+                        }
+                        builder.register(PitStop.self, arguments: Lap.self, fileID: "TestModule/test.swift", line: 2, using: make)
                     }
                 }
                 """
@@ -378,9 +386,10 @@ import Testing
 
                 extension PitStop: Injectable {
                     static func register(in builder: inout Graft.ContainerBuilder) {
-                        builder.register(PitStop.self, arguments: Lap.self, Tyres.self, fileID: "TestModule/test.swift", line: 2, using: { (p1: Lap, p2: Tyres, p0: Lap) in
-                                PitStop(previous: p0, lap: p1, tyres: p2)
-                            })
+                        @Sendable func make(_ p1: Lap, _ p2: Tyres, _ p0: Lap) -> PitStop {
+                            PitStop(previous: p0, lap: p1, tyres: p2)
+                        }
+                        builder.register(PitStop.self, arguments: Lap.self, Tyres.self, fileID: "TestModule/test.swift", line: 2, using: make)
                     }
                 }
                 """
