@@ -1,7 +1,7 @@
 @_exported public import Graft
 
 /// Registers a class, struct or actor from its own declaration: generates its conformance to
-/// Graft's ``Graft/Injectable``, whose `register(in:)` is the registration you would write by hand.
+/// Graft's `Injectable`, whose `register(in:)` is the registration you would write by hand.
 ///
 /// ```swift
 /// @Injectable(.singleton, as: (any Engine).self)
@@ -37,7 +37,7 @@ public macro Injectable(_ lifetime: Lifetime = .transient, as aliases: any Any.T
 public macro Injectable(_ lifetime: TaggedLifetime, as aliases: any Any.Type...) =
     #externalMacro(module: "GraftMacrosPlugin", type: "InjectableMacro")
 
-/// Marks the initializer ``Injectable(_:as:)`` calls, when a type has several.
+/// Marks the initializer ``Injectable(_:as:)-wy9r`` calls, when a type has several.
 ///
 /// ```swift
 /// @Injectable

@@ -1,4 +1,4 @@
-/// Marks an initializer parameter of an ``Injectable(_:as:)`` type as the named registration of
+/// Marks an initializer parameter of an ``Injectable(_:as:)-wy9r`` type as the named registration of
 /// its type.
 ///
 /// ```swift
@@ -30,13 +30,13 @@ public struct Named<Value> {
     ///
     /// - Parameters:
     ///   - wrappedValue: The parameter's value.
-    ///   - name: The ``Graft/ServiceName`` type whose name the registration has.
+    ///   - name: The `ServiceName` type whose name the registration has.
     public init<Name: ServiceName>(wrappedValue: Value, _ name: Name.Type) {
         self.wrappedValue = wrappedValue
     }
 }
 
-/// Marks an initializer parameter of an ``Injectable(_:as:)`` type as a runtime argument: the
+/// Marks an initializer parameter of an ``Injectable(_:as:)-wy9r`` type as a runtime argument: the
 /// caller passes it (`resolve(_:arguments:)`, an injected `Factory`), the container supplies the
 /// rest.
 ///
