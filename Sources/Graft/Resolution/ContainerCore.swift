@@ -389,7 +389,7 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
                 site: self,
                 node: entry.index,
                 output: output,
-                linkAddress: entry.plainTargetsAddress,
+                links: entry.plainTargets,
                 inputs: inputs,
                 frame: frame,
                 owner: owner,

@@ -42,9 +42,11 @@ final class Entry: Sendable {
     /// (an unregistered optional).
     @usableFromInline let links: [Int]
     /// For each parameter, the index of the entry answering it when it is a plain dependency
-    /// (not a `Lazy`, a `Provider` or an optional), else `-1`: read by address during a
-    /// construction, so following a parameter touches no reference count.
-    let plainTargets: LinkBuffer
+    /// (not a `Lazy`, a `Provider` or an optional), else `-1`: lent by address to each
+    /// construction for exactly its run (see `Construction.lending`), so following a parameter
+    /// touches no reference count. `links` itself (the same storage) when every dependency is
+    /// plain, as most are.
+    let plainTargets: [Int]
     /// Activation hooks, then decorators, in the order they were added.
     @usableFromInline let activations: [Activation]
     /// What disposes each new instance, when the registration gave a dispose closure.
@@ -115,15 +117,14 @@ final class Entry: Sendable {
         self.links = links
         self.linksToSingletons = linksToSingletons
         if let dependencies = linkedDependencies {
-            // Written straight into the buffer, each dependency read in place: a temporary
-            // array, or zipping the two arrays, would copy every `Dependency` once more.
-            self.plainTargets = LinkBuffer(count: dependencies.count) { position in
+            // Each dependency read in place: zipping the two arrays would copy every
+            // `Dependency` once more.
+            self.plainTargets = dependencies.indices.map { position in
                 dependencies[position].kind == .direct ? links[position] : -1
             }
         } else {
-            // Every dependency is plain: the links are the plain targets, copied into memory
-            // the buffer owns (an array's storage is only addressable inside the call that lends it).
-            self.plainTargets = LinkBuffer(count: links.count) { links[$0] }
+            // Every dependency is plain: the links are the plain targets, shared, not copied.
+            self.plainTargets = links
         }
         // Most have none: no closure to run over an empty array.
         self.activations = hooks.isEmpty ? [] : hooks.filter { $0.role != .disposal }
@@ -181,7 +182,4 @@ final class Entry: Sendable {
             isObserved: isObserved
         )
     }
-
-    /// The address of ``plainTargets``, for ``Construction/links``.
-    @usableFromInline var plainTargetsAddress: UInt { plainTargets.address }
 }

@@ -415,8 +415,8 @@ extension Construction {
     /// ``withRequest(as:_:)`` reads back while the construction runs.
     ///
     /// - Parameters:
-    ///   - linkAddress: The address of the registration's ``LinkBuffer`` of plain targets, which
-    ///     the engine's entry owns for the table's whole life; `0` for none.
+    ///   - links: The registration's plain targets (see `Entry.plainTargets`), lent by address
+    ///     for exactly this call.
     ///   - existing: The engine's cells of existing instances, or `nil`.
     @inline(__always)
     static func lending<Request>(
@@ -424,26 +424,28 @@ extension Construction {
         site: ConstructionSite,
         node: Int,
         output: ConstructionOutput.Destination,
-        linkAddress: UInt,
+        links: borrowing [Int],
         inputs: UnsafePointer<ConstructionInputs>?,
         frame: (any Resolver & AnyObject)?,
         owner: Unretained<AnyObject>?,
         existing: UnsafeRawPointer?,
         _ body: (inout Construction) throws(GraftError) -> Void
     ) throws(GraftError) {
-        try withUnsafeMutablePointer(to: &request) { (lent) throws(GraftError) in
-            var construction = Construction(
-                site: site,
-                node: node,
-                output: output.address,
-                links: UnsafeRawPointer(bitPattern: linkAddress),
-                request: UnsafeMutableRawPointer(lent),
-                inputs: inputs,
-                frame: frame,
-                owner: owner,
-                existing: existing
-            )
-            try body(&construction)
+        try links.withUnsafeBufferPointer { (links) throws(GraftError) in
+            try withUnsafeMutablePointer(to: &request) { (lent) throws(GraftError) in
+                var construction = Construction(
+                    site: site,
+                    node: node,
+                    output: output.address,
+                    links: UnsafeRawPointer(links.baseAddress),
+                    request: UnsafeMutableRawPointer(lent),
+                    inputs: inputs,
+                    frame: frame,
+                    owner: owner,
+                    existing: existing
+                )
+                try body(&construction)
+            }
         }
     }
 }

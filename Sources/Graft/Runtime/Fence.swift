@@ -4,7 +4,7 @@
 // own memory), the write-once cells that hold a container's entries and singletons (`LazyCells`)
 // and are read through unretained references, the claim words a container's singletons are claimed
 // with before they are made (`ClaimWords`), each entry's buffer of prepared dependency links
-// (`LinkBuffer`, which may be the entry's own array of links, read by address), the one box type
+// (an array lent by address to each construction for exactly its run), the one box type
 // for shared instances (`InstanceCell`), the typed hand-over of an instance from a recipe to the
 // engine (`Construction`, `ConstructionOutput`), the weak instance holder (`WeakInstance`), a
 // scope's instances held as plain words (`ScopedInstances`), the per-thread record of the creation
@@ -51,8 +51,9 @@
 // - An object held unretained is kept by a strong reference of the same function for the whole
 //   use, never by a temporary: a resolve in a scope the caller got as a value starts through
 //   `ResolveState.keeping(_:_:)` (or `ParentLink.resolving(in:of:key:_:)`), which holds it.
-// - No pointer outlives the `withUnsafe…` call or the `&` argument that lent it: a `LinkBuffer`
-//   owns its memory; a stack link lives in the frame of `ChainWord.withStackLink`.
+// - No pointer outlives the `withUnsafe…` call or the `&` argument that lent it: a construction's
+//   links, output and request are lent for its run (`Construction.lending`); a stack link lives
+//   in the frame of `ChainWord.withStackLink`.
 //
 // And one held by construction: a scope's "listed under its parent" mark (`ListedMark`) is
 // written only by `OpenChildren`, under the parent's lock, and cleared only once the parent is

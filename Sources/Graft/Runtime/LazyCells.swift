@@ -85,31 +85,3 @@ final class LazyCells<Object: AnyObject>: @unchecked Sendable {
         return Unretained(opaque: UnsafeRawPointer(bitPattern: existing).unsafelyUnwrapped)
     }
 }
-
-/// A small buffer of integers owned by one object and read through its address, so that reading
-/// it touches no reference count (see `Construction.links`).
-///
-/// Always memory of its own, allocated here and freed by its `deinit`: non-copyable, so exactly
-/// one owner frees it, and the address is valid for that owner's whole life. (An array's
-/// storage is addressable only inside the `withUnsafe…` call that lends it.)
-struct LinkBuffer: ~Copyable, Sendable {
-    /// The buffer's address; `0` when empty. Valid for as long as the buffer lives.
-    let address: UInt
-
-    /// A buffer of `count` integers, the one at each position `value(position)`.
-    init(count: Int, _ value: (Int) -> Int) {
-        guard count > 0 else {
-            address = 0
-            return
-        }
-        let pointer = UnsafeMutablePointer<Int>.allocate(capacity: count)
-        for position in 0..<count {
-            (pointer + position).initialize(to: value(position))
-        }
-        address = UInt(bitPattern: pointer)
-    }
-
-    deinit {
-        UnsafeMutablePointer<Int>(bitPattern: address)?.deallocate()
-    }
-}
