@@ -384,17 +384,17 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         defer { ResolutionFrame.giveBack(&frame) }
         let owner = disposed ? state.owner : nil
         try ConstructionInputs.with(prefetched: prefetched, arguments: arguments) { inputs throws(GraftError) in
-            try Construction.lending(
-                &state,
-                site: self,
-                node: entry.index,
-                output: output,
-                links: entry.plainTargets,
-                inputs: inputs,
-                frame: frame,
-                owner: owner,
-                existing: entry.linksToSingletons ? singletons.baseAddress : nil
-            ) { construction throws(GraftError) in
+            try Construction.lending(&state, links: entry.plainTargets) { lent throws(GraftError) in
+                var construction = Construction(
+                    site: self,
+                    node: entry.index,
+                    output: output,
+                    lent: lent,
+                    inputs: inputs,
+                    frame: frame,
+                    owner: owner,
+                    existing: entry.linksToSingletons ? singletons.baseAddress : nil
+                )
                 do {
                     try entry.build(&construction)
                 } catch {

@@ -410,42 +410,54 @@ extension Construction {
 // MARK: How the engine sets a synchronous construction up
 
 extension Construction {
-    /// Runs `body` with a construction of registration `node` by `site`, delivering to `output`,
-    /// with `request` (the engine's resolve state) lent for exactly this call: what
-    /// ``withRequest(as:_:)`` reads back while the construction runs.
-    ///
-    /// - Parameters:
-    ///   - links: The registration's plain targets (see `Entry.plainTargets`), lent by address
-    ///     for exactly this call.
-    ///   - existing: The engine's cells of existing instances, or `nil`.
+    /// What the engine lends a synchronous construction for exactly its run: its resolve state
+    /// (what ``withRequest(as:_:)`` reads back) and its registration's plain targets (see
+    /// `Entry.plainTargets`), each by address, valid only inside ``lending(_:links:_:)``.
+    struct Lent {
+        fileprivate let request: UnsafeMutableRawPointer
+        fileprivate let links: UnsafeRawPointer?
+    }
+
+    /// Runs `body` with `request` and `links` lent by address for exactly this call, for the
+    /// construction `body` sets up with ``init(site:node:output:lent:inputs:frame:owner:existing:)``.
     @inline(__always)
     static func lending<Request>(
         _ request: inout Request,
+        links: borrowing [Int],
+        _ body: (Lent) throws(GraftError) -> Void
+    ) throws(GraftError) {
+        try links.withUnsafeBufferPointer { (links) throws(GraftError) in
+            try withUnsafeMutablePointer(to: &request) { (request) throws(GraftError) in
+                try body(Lent(request: UnsafeMutableRawPointer(request), links: UnsafeRawPointer(links.baseAddress)))
+            }
+        }
+    }
+
+    /// A synchronous construction of registration `node` by `site`, delivering to `output`,
+    /// with what ``lending(_:links:_:)`` lent.
+    ///
+    /// - Parameter existing: The engine's cells of existing instances, or `nil`.
+    @inline(__always)
+    init(
         site: ConstructionSite,
         node: Int,
         output: ConstructionOutput.Destination,
-        links: borrowing [Int],
+        lent: Lent,
         inputs: UnsafePointer<ConstructionInputs>?,
         frame: (any Resolver & AnyObject)?,
         owner: Unretained<AnyObject>?,
-        existing: UnsafeRawPointer?,
-        _ body: (inout Construction) throws(GraftError) -> Void
-    ) throws(GraftError) {
-        try links.withUnsafeBufferPointer { (links) throws(GraftError) in
-            try withUnsafeMutablePointer(to: &request) { (lent) throws(GraftError) in
-                var construction = Construction(
-                    site: site,
-                    node: node,
-                    output: output.address,
-                    links: UnsafeRawPointer(links.baseAddress),
-                    request: UnsafeMutableRawPointer(lent),
-                    inputs: inputs,
-                    frame: frame,
-                    owner: owner,
-                    existing: existing
-                )
-                try body(&construction)
-            }
-        }
+        existing: UnsafeRawPointer?
+    ) {
+        self.init(
+            site: site,
+            node: node,
+            output: output.address,
+            links: lent.links,
+            request: lent.request,
+            inputs: inputs,
+            frame: frame,
+            owner: owner,
+            existing: existing
+        )
     }
 }
