@@ -265,10 +265,20 @@ struct ClosesRacingEachOther {
 
 @Suite(.timeLimit(.minutes(10)))
 struct AsyncResolvesRacingCreations {
-    /// A task waiting for a creation another task runs is cancelled: the creation goes on for
-    /// everyone (its factory never sees the cancellation), the creator gets the one instance, and
-    /// the cancelled waiter gets that instance or an error, never a second instance.
-    @Test func cancellingATaskThatWaitsForAnotherTasksCreationLeavesTheCreationAlone() async throws {
+    /// Which of the two tasks meeting at one creation is cancelled.
+    enum Cancelled: String, CaseIterable, Sendable {
+        /// The task that started the creation.
+        case creator
+        /// The task waiting for it.
+        case waiter
+    }
+
+    /// Of two tasks meeting at one singleton's creation, one is cancelled while the factory runs:
+    /// the creation goes on for everyone (its factory never sees the cancellation), the other task
+    /// gets the one instance, and the cancelled one gets that instance or an error, never a
+    /// second instance.
+    @Test(arguments: Cancelled.allCases)
+    func cancellingOneOfTwoTasksAtACreationLeavesTheCreationAlone(_ cancelled: Cancelled) async throws {
         let factory = HeldFactory()
         let sawCancellation = Counter()
         var builder = ContainerBuilder()
@@ -285,53 +295,20 @@ struct AsyncResolvesRacingCreations {
             return try await container.resolve(Held.self)
         }
         await waiterStarted.wait()
-        waiter.cancel()
+        let (cancelledTask, otherTask) = cancelled == .creator ? (creator, waiter) : (waiter, creator)
+        cancelledTask.cancel()
         factory.go.open()
 
-        let made = try await creator.value
+        let made = try await otherTask.value
         #expect(factory.instances.count == 1)
         #expect(factory.instances.first === made)
         #expect(sawCancellation.value == 0)
-        switch await waiter.result {
-        case .success(let held): #expect(held === made)
+        switch await cancelledTask.result {
+        case .success(let other): #expect(other === made)
         case .failure(let error): #expect(error is GraftError || error is CancellationError)
         }
         try await container.shutdown()
         #expect(made.disposals.value == 1)
-    }
-
-    /// The task that started a creation is cancelled while another waits for it: the factory
-    /// runs to its end unaware, and the waiter gets its instance.
-    @Test func cancellingTheTaskThatStartedACreationStillGivesItsWaitersTheInstance() async throws {
-        let factory = HeldFactory()
-        let sawCancellation = Counter()
-        var builder = ContainerBuilder()
-        builder.register(Held.self, lifetime: .singleton) { _ async in
-            await factory.makeAsync(sawCancellation: sawCancellation)
-        }
-        let container = try await builder.build()
-
-        let creator = Task { try await container.resolve(Held.self) }
-        await factory.entered.wait()
-        let waiterStarted = Latch()
-        let waiter = Task {
-            waiterStarted.open()
-            return try await container.resolve(Held.self)
-        }
-        await waiterStarted.wait()
-        creator.cancel()
-        factory.go.open()
-
-        let held = try await waiter.value
-        #expect(factory.instances.count == 1)
-        #expect(factory.instances.first === held)
-        #expect(sawCancellation.value == 0)
-        switch await creator.result {
-        case .success(let other): #expect(other === held)
-        case .failure(let error): #expect(error is GraftError || error is CancellationError)
-        }
-        try await container.shutdown()
-        #expect(held.disposals.value == 1)
     }
 }
 
