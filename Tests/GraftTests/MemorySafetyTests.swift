@@ -145,17 +145,19 @@ private func onDedicatedThread(_ body: @escaping @Sendable () -> Void) async {
         func dispose() { disposals.add(1, ordering: .relaxed) }
     }
 
-    /// Stress loop: thread A closes a parent scope while thread B drops the last reference to an
-    /// unclosed children of it, started together at a barrier, 400 rounds of 64 children: the close
-    /// visits them newest first while the other thread lets them go oldest first, so the two meet. Which side wins is left
-    /// to the scheduler (nothing a user can do decides it); every child's instance must be
-    /// disposed exactly once either way, by the parent's close.
+    /// Stress loop: thread A closes a parent scope while thread B drops the last references to
+    /// unclosed children of it, started together at a barrier, 100 rounds of 16 children: the
+    /// close visits them newest first while the other thread lets them go oldest first, so the
+    /// two meet. Which side wins is left to the scheduler; every child's instance must be disposed
+    /// exactly once either way, by the parent's close. Kept small: thread B waits for the
+    /// parent's lock through most of each close, which under ThreadSanitizer is slow; the test
+    /// above forces the one interleaving that matters.
     @Test func stressLoopParentClosesWhileAnotherThreadLetsAnUnclosedChildGo() async throws {
         var builder = ContainerBuilder()
         builder.register(Session.self, lifetime: .scoped) { _ in Session() }
         let container = try await builder.build()
-        let rounds = 400
-        let childrenPerRound = 64
+        let rounds = 100
+        let childrenPerRound = 16
         let sessions = Mutex<[Session]>([])
 
         await onDedicatedThread {
