@@ -316,33 +316,20 @@ struct AsyncResolvesRacingCreations {
 
 @Suite(.timeLimit(.minutes(10)))
 struct ChildContainersRacingCloses {
-    /// A child container's scope resolves a `.scoped` service the parent registers, and is closed
-    /// on another thread while the parent's factory runs: the resolve ends in the instance or a
-    /// closed error, and the instance is disposed exactly once.
-    @Test func aParentsScopedServiceResolvedInAChildsScopeThatClosesMeanwhileIsDisposedOnce() async throws {
-        let factory = HeldFactory()
-        var builder = ContainerBuilder()
-        builder.register(Held.self, lifetime: .scoped) { _ in factory.make() }
-        let app = try await builder.build()
-        let child = try await app.makeChild { $0.register(Wheel.self) { _ in Wheel() } }
-        let scope = child.makeScope()
-
-        let resolving = OnThread { Result { () throws(GraftError) -> Held in try scope.resolve(Held.self) } }
-        await factory.entered.wait()
-        let closing = OnThread { Result { () throws(GraftError) in try scope.close() } }
-        await waitUntil("the child's scope is closed") { scope.isClosed }
-        factory.go.open()
-
-        let outcome = await resolving.value()
-        await expectNoError(closing)
-        expectInstanceOrClosedError(outcome, made: factory.instances)
-        try await child.shutdown()
-        try await app.shutdown()
-        #expect(factory.instances.map(\.disposals.value) == [1])
+    /// How the child's side ends while the parent's factory runs.
+    enum ChildEnd: String, CaseIterable, Sendable {
+        /// The child container's scope is closed.
+        case scopeCloses
+        /// The child container shuts down.
+        case childShutsDown
     }
 
-    /// The same, with the child container shut down instead of its scope closed.
-    @Test func aParentsScopedServiceResolvedInAChildsScopeWhileTheChildShutsDownIsDisposedOnce() async throws {
+    /// A child container's scope resolves a `.scoped` service the parent registers, and the
+    /// child's scope is closed (or the child shut down) on another thread while the parent's
+    /// factory runs: the resolve ends in the instance or a closed error, and the instance is
+    /// disposed exactly once.
+    @Test(arguments: ChildEnd.allCases)
+    func aParentsScopedServiceResolvedInAChildsScopeThatEndsMeanwhileIsDisposedOnce(_ end: ChildEnd) async throws {
         let factory = HeldFactory()
         var builder = ContainerBuilder()
         builder.register(Held.self, lifetime: .scoped) { _ in factory.make() }
@@ -352,13 +339,24 @@ struct ChildContainersRacingCloses {
 
         let resolving = OnThread { Result { () throws(GraftError) -> Held in try scope.resolve(Held.self) } }
         await factory.entered.wait()
-        let shuttingDown = OnThread { Result { () throws(GraftError) in try child.shutdown() } }
-        await waitUntil("the child is shutting down") { child.isShuttingDown }
+        let ending = OnThread {
+            Result { () throws(GraftError) in
+                switch end {
+                case .scopeCloses: try scope.close()
+                case .childShutsDown: try child.shutdown()
+                }
+            }
+        }
+        switch end {
+        case .scopeCloses: await waitUntil("the child's scope is closed") { scope.isClosed }
+        case .childShutsDown: await waitUntil("the child is shutting down") { child.isShuttingDown }
+        }
         factory.go.open()
 
         let outcome = await resolving.value()
-        await expectNoError(shuttingDown)
+        await expectNoError(ending)
         expectInstanceOrClosedError(outcome, made: factory.instances)
+        if end == .scopeCloses { try await child.shutdown() }
         try await app.shutdown()
         #expect(factory.instances.map(\.disposals.value) == [1])
     }
