@@ -132,7 +132,63 @@ private struct Journal: Sendable {
         var builder = ContainerBuilder()
         builder.onComplete(Journal.self) { _ in }
         let error = #expect(throws: GraftError.self) { try builder.build() }
-        #expect(error?.problems.first?.summary == "onActivation for Journal, which is not registered before it")
+        #expect(error?.problems.first?.summary == "onComplete for Journal, which is not registered before it")
+    }
+}
+
+/// `withScope` runs the completion step itself: no documented path drops the work it commits.
+@Suite struct WithScopeCompletesTests {
+    let log = EventLog()
+
+    private func container() throws -> Container {
+        var builder = ContainerBuilder()
+        builder.register(Ledger.self, lifetime: .scoped) { [log] _ in Ledger("orders", log: log) }
+        builder.onComplete(Ledger.self)
+        return try builder.build()
+    }
+
+    @Test func theAsyncFormCompletesWhenItsBodyReturnsThenDisposes() async throws {
+        try await container().withScope { scope in _ = try await scope.resolve(Ledger.self) }
+        #expect(log.entries == ["commit orders", "dispose orders"])
+    }
+
+    @Test func theAsyncFormCompletesNothingWhenItsBodyThrows() async throws {
+        let container = try container()
+        await #expect(throws: CommitRefused.self) {
+            try await container.withScope { scope in
+                _ = try await scope.resolve(Ledger.self)
+                throw CommitRefused()
+            }
+        }
+        #expect(log.entries == ["dispose orders"])
+    }
+
+    @Test func theSynchronousFormRefusesWorkItCannotCompleteAndSaysWhichFormCan() throws {
+        let container = try container()
+        let error = #expect(throws: GraftError.self) {
+            try container.withScope { scope in _ = try scope.resolve(Ledger.self) }
+        }
+        #expect(error?.code == .completionFailed)
+        #expect(
+            error?.description == """
+                Graft: withScope made Ledger, whose completion step a synchronous withScope cannot run
+                  use the async form, which completes when the body returns: try await container.withScope { scope in … }
+                  nothing was completed, and the scope is closed
+                """
+        )
+    }
+
+    @Test func completingAClosedScopeSaysWhenTheStepRuns() async throws {
+        let scope = try container().makeScope()
+        try await scope.close()
+        let error = await #expect(throws: GraftError.self) { try await scope.complete() }
+        #expect(error?.code == .closed)
+        #expect(
+            error?.description == """
+                Graft: the scope is closed: its completion step can no longer run
+                  run try await scope.complete() before try await scope.close()
+                """
+        )
     }
 }
 

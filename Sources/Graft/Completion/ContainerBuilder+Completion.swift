@@ -31,16 +31,22 @@ extension ContainerBuilder {
         line: Int = #line,
         _ complete: @escaping @Sendable (Service) async throws -> Void
     ) {
-        let stepsKey = ServiceKey(CompletionSteps.self)
-        if !registrations.contains(where: { $0.key == stepsKey }) {
-            register(CompletionSteps.self, lifetime: .scoped, fileID: fileID, line: line) { _ in CompletionSteps() }
-        }
-        let service = ServiceKey(type, name: name).description
-        let source = "\(fileID):\(line)"
-        onActivation(type, name: name, fileID: fileID, line: line) { instance, resolver in
-            let made = instance
-            try CompletionSteps.of(resolver, for: service, addedAt: source).enlist(service) { try await complete(made) }
-        }
+        let step = CompletionStep(
+            complete: { instance in
+                // The engine hands each step an instance of the registration it was added to.
+                guard let service = instance as? Service else { return }
+                try await complete(service)
+            },
+            source: "\(fileID):\(line)"
+        )
+        addHook(
+            to: ServiceKey(type, name: name),
+            "onComplete",
+            "completion step",
+            fileID,
+            line,
+            Activation(completion: step)
+        )
     }
 
     /// Gives the latest registration of `type` and `name` the completion step of ``Completable``:

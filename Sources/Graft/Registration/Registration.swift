@@ -103,7 +103,7 @@ struct Registration: Sendable {
 }
 
 /// A hook on each new instance: property injection and configuration (activation hooks),
-/// wrapping (decorators), or disposal by a closure.
+/// wrapping (decorators), disposal by a closure, or a completion step.
 @usableFromInline
 struct Activation: Sendable {
     /// What the hook is, as messages name it.
@@ -111,6 +111,7 @@ struct Activation: Sendable {
         case activation = "activation hook"
         case decorator
         case disposal = "dispose closure"
+        case completion = "completion step"
     }
 
     let role: Role
@@ -118,17 +119,49 @@ struct Activation: Sendable {
     let run: @Sendable (inout any Sendable, any Resolver) throws -> Void
     /// For a disposal hook, what disposing the instance does.
     let disposer: Disposer?
+    /// For a completion step, what completing the instance does.
+    let completion: CompletionStep?
 
     init(_ role: Role = .activation, run: @escaping @Sendable (inout any Sendable, any Resolver) throws -> Void) {
         self.role = role
         self.run = run
         self.disposer = nil
+        self.completion = nil
     }
 
     init(disposer: Disposer) {
         self.role = .disposal
         self.run = { _, _ in }
         self.disposer = disposer
+        self.completion = nil
+    }
+
+    init(completion: CompletionStep) {
+        self.role = .completion
+        self.run = { _, _ in }
+        self.disposer = nil
+        self.completion = completion
+    }
+}
+
+/// How a registration's completion step completes one instance (see ``Completable``): run by
+/// the scope that made the instance, when its owner calls ``Scope/complete()``.
+@usableFromInline
+struct CompletionStep: Sendable {
+    let complete: @Sendable (any Sendable) async throws -> Void
+    /// Where the step was added, for messages.
+    let source: String
+
+    /// The steps of one registration as one: each runs in the order it was added.
+    static func combining(_ steps: [CompletionStep]) -> CompletionStep? {
+        guard let first = steps.first else { return nil }
+        guard steps.count > 1 else { return first }
+        return CompletionStep(
+            complete: { instance in
+                for step in steps { try await step.complete(instance) }
+            },
+            source: first.source
+        )
     }
 }
 

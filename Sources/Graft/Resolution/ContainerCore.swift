@@ -305,9 +305,12 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         // `publish` is a plain closure, not an optional one: in generic code that is not
         // specialized, an optional of a generic function type costs a run-time type lookup.
         publish(value)
-        guard entry.hasActivations else { return }
-        try activate(&value, entry, &state)
-        publish(value)
+        if entry.hasActivations {
+            try activate(&value, entry, &state)
+            publish(value)
+        }
+        // The instance as its hooks left it: a decorated one completes as it was handed out.
+        if let step = entry.completion { try state.scope.enlist(step, of: value, key: entry.key) }
     }
 
     /// Runs `entry`'s activation hooks on `value`.

@@ -51,6 +51,9 @@ final class Entry: Sendable {
     @usableFromInline let activations: [Activation]
     /// What disposes each new instance, when the registration gave a dispose closure.
     let disposer: Disposer?
+    /// What completes each new instance in its scope's completion step, when the registration
+    /// has one (see ``Scope/complete()``).
+    let completion: CompletionStep?
     /// The types of the runtime arguments a caller passes, in order; empty for most services.
     let arguments: [ServiceKey]
     /// Index into the container's singleton slots or a scope's instance slots; `-1` otherwise.
@@ -127,8 +130,9 @@ final class Entry: Sendable {
             self.plainTargets = links
         }
         // Most have none: no closure to run over an empty array.
-        self.activations = hooks.isEmpty ? [] : hooks.filter { $0.role != .disposal }
+        self.activations = hooks.isEmpty ? [] : hooks.filter { $0.role == .activation || $0.role == .decorator }
         self.disposer = hooks.isEmpty ? nil : hooks.last { $0.role == .disposal }?.disposer
+        self.completion = hooks.isEmpty ? nil : CompletionStep.combining(hooks.compactMap(\.completion))
         // Plain dependencies are never runtime arguments.
         self.arguments =
             linkedDependencies?.filter { $0.kind == .argument }.sorted { $0.argument < $1.argument }.map(\.key) ?? []

@@ -20,10 +20,14 @@ extension Scope {
         try Self.throwIfFailed(await closeAwaitingDisposals(), closing: "the scope")
     }
 
+    /// `withScope`'s work: `body`, then the close. A completion step cannot run here (it
+    /// awaits), so a scope left with one fails instead of dropping the work it would commit.
     func run<Result>(_ body: (Scope) throws -> Result) throws -> Result {
         let result: Result
         do {
             result = try body(self)
+            let notCompleted = servicesNotCompleted
+            if !notCompleted.isEmpty { throw Self.cannotCompleteSynchronously(notCompleted) }
         } catch {
             reportUnhandled(closeCollectingFailures(by: .withScope))
             throw error
@@ -32,16 +36,32 @@ extension Scope {
         return result
     }
 
+    /// The async `withScope`'s work: `body`, the completion step once it returns, then the close.
     func run<Result: Sendable>(_ body: (Scope) async throws -> Result) async throws -> Result {
         let result: Result
         do {
             result = try await body(self)
+            try await complete()
         } catch {
             reportUnhandled(await closeAwaitingDisposals())
             throw error
         }
         try await close()
         return result
+    }
+
+    private static func cannotCompleteSynchronously(_ services: [ServiceKey]) -> GraftError {
+        let names = services.map(\.description)
+        return GraftError(
+            .completionFailed,
+            "withScope made \(names.joined(separator: ", ")), whose completion step a synchronous withScope cannot run",
+            service: names.first,
+            hints: [
+                "use the async form, which completes when the body returns: "
+                    + "try await container.withScope { scope in … }",
+                "nothing was completed, and the scope is closed",
+            ]
+        )
     }
 
     private func reportUnhandled(_ failures: [GraftError]) {

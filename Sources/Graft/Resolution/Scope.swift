@@ -28,6 +28,9 @@ public final class Scope: Resolver, @unchecked Sendable {
         /// closes, so that creations under way still settle and wake their waiters.
         var claims = ScopedClaims()
         var disposables: [DisposalRecord] = []
+        /// The completion steps of the instances made here, oldest first, until the scope's
+        /// owner runs them (see `Scope+Completion.swift`).
+        var completions: [PendingCompletion] = []
         /// The open scopes made under this one, unretained: a child that is let go without being
         /// closed takes itself off this list (see `deinit`), so listing it here does not keep it,
         /// or the container it holds, alive. The list runs through the children themselves (see
