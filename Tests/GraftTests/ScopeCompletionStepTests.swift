@@ -198,3 +198,25 @@ private final class CreationNames: ContainerObserver {
 
     func didCreate(_ event: CreationEvent) { names.withLock { $0.append(event.service) } }
 }
+
+/// What a scope would end if it closed now: for the message of a request that overran.
+@Suite struct ScopeHoldingsTests {
+    @Test func aScopeNamesWhatItWouldDisposeNewestFirstThenWhatItHasNotCompleted() async throws {
+        let log = EventLog()
+        var builder = ContainerBuilder()
+        builder.register(Ledger.self, name: "orders", lifetime: .scoped) { _ in Ledger("orders", log: log) }
+        builder.onComplete(Ledger.self, name: "orders")
+        builder.register(Ledger.self, name: "stock", lifetime: .scoped) { _ in Ledger("stock", log: log) }
+        let scope = try await builder.build().makeScope()
+        #expect(scope.servicesHeld.isEmpty)
+        _ = try await scope.resolve(Ledger.self, name: "orders")
+        _ = try await scope.resolve(Ledger.self, name: "stock")
+        #expect(
+            scope.servicesHeld == [#"Ledger["stock"]"#, #"Ledger["orders"]"#, #"Ledger["orders"] (not completed)"#]
+        )
+        try await scope.complete()
+        #expect(scope.servicesHeld == [#"Ledger["stock"]"#, #"Ledger["orders"]"#])
+        try await scope.close()
+        #expect(scope.servicesHeld.isEmpty)
+    }
+}

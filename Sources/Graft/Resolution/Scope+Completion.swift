@@ -71,6 +71,16 @@ extension Scope {
         withState { state in state.completions.map(\.service) }
     }
 
+    /// What the scope holds that closing it would end, newest first: each service it would
+    /// dispose (a leased connection among them), then each whose completion step has not run.
+    /// For messages about a scope that overran, such as a request past its deadline.
+    public var servicesHeld: [String] {
+        withState { state in
+            state.disposables.reversed().map(\.key.description)
+                + state.completions.reversed().map { "\($0.service) (not completed)" }
+        }
+    }
+
     private static func madeOutsideAScope(_ key: ServiceKey, _ step: CompletionStep) -> GraftError {
         GraftError(
             .scopedFromRoot,
