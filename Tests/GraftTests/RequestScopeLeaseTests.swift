@@ -105,4 +105,21 @@ private struct TraceID: Sendable {
         #expect(try await lease.scope.resolve(TraceID.self).value == "req-1")
         await lease.close()
     }
+
+    @Test func requestsOpenedUnderASessionAreItsChildrenAndCloseWithIt() async throws {
+        let container = try container(declaresTrace: true)
+        let session = container.makeScope()
+        let sessionConnection = try await session.resolve(Connection.self)
+        let scopes = RequestScopes(container, under: session, values: TraceID.self)
+        let first = try open(scopes)
+        let second = try open(scopes)
+        // Each request is a scope of its own: its `.scoped` services are its own, not the session's.
+        #expect(try await first.scope.resolve(Connection.self) !== sessionConnection)
+        #expect(try await first.scope.resolve(TraceID.self).value == "req-1")
+        await first.close()
+        #expect(log.entries == ["release"])
+        try await session.close()  // closes the request still open under it, then its own
+        #expect(second.scope.isClosed)
+        #expect(log.entries == ["release", "release"])
+    }
 }

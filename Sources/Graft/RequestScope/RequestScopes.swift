@@ -14,6 +14,9 @@
 public struct RequestScopes: Sendable {
     /// The container each request's scope is made from.
     public let container: Container
+    /// The scope each request's scope is made under (a session's or a tenant's); `nil` for the
+    /// root container.
+    public let parent: Scope?
     /// Whether the container declares the request's values, asked once, when this is made.
     private let givesValues: Bool
 
@@ -28,6 +31,21 @@ public struct RequestScopes: Sendable {
     ///   - marker: The type of the first value ``open(providing:_:reporter:)`` is given.
     public init<Marker: Sendable>(_ container: Container, values marker: Marker.Type) {
         self.container = container
+        self.parent = nil
+        self.givesValues = container.declaresScopeValue(marker)
+    }
+
+    /// Opens request scopes under `parent`, a session's or a tenant's scope of `container`: each
+    /// request sees the instances `parent` shares and the values it was given, and closes before
+    /// it.
+    ///
+    /// - Parameters:
+    ///   - container: The container `parent` was made from.
+    ///   - parent: The scope each request's scope is made under.
+    ///   - marker: The type of the first value ``open(providing:_:reporter:)`` is given.
+    public init<Marker: Sendable>(_ container: Container, under parent: Scope, values marker: Marker.Type) {
+        self.container = container
+        self.parent = parent
         self.givesValues = container.declaresScopeValue(marker)
     }
 
@@ -49,7 +67,13 @@ public struct RequestScopes: Sendable {
     ) throws(GraftError) -> RequestScopeLease {
         let scope: Scope
         do {
-            scope = givesValues ? try container.makeScope(providing: first, repeat each more) : container.makeScope()
+            scope =
+                switch (parent, givesValues) {
+                case (let parent?, true): try parent.makeScope(providing: first, repeat each more)
+                case (let parent?, false): parent.makeScope()
+                case (nil, true): try container.makeScope(providing: first, repeat each more)
+                case (nil, false): container.makeScope()
+                }
         } catch  where error.code == .closed {
             throw Self.shuttingDown
         }
