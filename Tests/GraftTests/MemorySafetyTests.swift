@@ -206,13 +206,18 @@ private func onDedicatedThread(_ body: @escaping @Sendable () -> Void) async {
 
         await Interleavings.whileRunning { point in
             switch point {
-            case .parentClosesChild(let child) where child == childID:
+            case .parentClosesChild(let child) where child == childID && sawListed.withLock({ $0 == nil }):
                 parentAtChild.signal()
                 // Held here, the parent's lock taken, until the child has read its mark.
                 _ = childDecided.wait(timeout: .now() + .seconds(600))
             case .scopeLetGo(let scope, let listed) where scope == childID:
-                sawListed.withLock { $0 = listed }
-                childDecided.signal()
+                // The first only: once the child is gone, another test's scope may be made at
+                // its address, and its identity with it.
+                let isFirst = sawListed.withLock { seen in
+                    defer { seen = seen ?? listed }
+                    return seen == nil
+                }
+                if isFirst { childDecided.signal() }
             default:
                 break
             }

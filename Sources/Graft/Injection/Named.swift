@@ -50,9 +50,3 @@ extension Named: AdaptedDependency {
 extension Named: NamedReference {
     static var nameTypeName: String { String(describing: Name.self) }
 }
-
-/// A named reference, as messages spell the name type it asks with.
-protocol NamedReference {
-    /// The ``ServiceName`` type's name: `V12`.
-    static var nameTypeName: String { get }
-}

@@ -156,12 +156,6 @@ final class Lease<Service: Sendable>: AsyncDisposable, LeaseReturning, Sendable 
     }
 }
 
-/// A disposal that can let go of its resource without being awaited: what a synchronous
-/// `close()` does with a lease, so that the lender's task ends instead of holding it forever.
-protocol LeaseReturning: Sendable {
-    func returnWithoutAwaiting()
-}
-
 /// The messages of leases, in one place.
 enum LeaseErrors {
     static func returnedWithoutLending(_ key: ServiceKey) -> GraftError {

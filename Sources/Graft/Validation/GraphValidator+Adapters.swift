@@ -52,3 +52,10 @@ extension DependencyGraph {
     /// The keys the user registered, in registration order: what suggestions list.
     var userKeys: [ServiceKey] { userRegistrations.map(\.key) }
 }
+
+/// A named reference, as messages spell the name type it asks with: how validation learns the
+/// name type of a `Named` dependency without naming the injection form.
+protocol NamedReference {
+    /// The ``ServiceName`` type's name: `V12`.
+    static var nameTypeName: String { get }
+}

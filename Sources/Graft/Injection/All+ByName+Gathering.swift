@@ -1,14 +1,3 @@
-/// A collection a caller can resolve directly, though no registration depends on it (and so
-/// linking made no registration for it): `container.resolve(All<any Plugin>.self)`. It is
-/// gathered at the call from the registrations of its element type, as `resolveAll` would.
-protocol GatheredCollection {
-    static func gather(from core: ContainerCore, _ state: inout ResolveState) throws(GraftError) -> any Sendable
-    static func gatherAsync(
-        from core: ContainerCore,
-        _ state: inout ResolveState
-    ) async throws(GraftError) -> any Sendable
-}
-
 extension All: GatheredCollection {
     static func gather(from core: ContainerCore, _ state: inout ResolveState) throws(GraftError) -> any Sendable {
         All(try core.resolveAll(Service.self, &state))

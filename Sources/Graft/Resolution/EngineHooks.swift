@@ -1,0 +1,20 @@
+// The engine's hooks: what it asks of the features above it, declared here so that it names
+// none of them. A feature plugs in by conforming (`All` and `ByName` resolve themselves, a
+// lease returns itself); the engine never learns which feature answered.
+
+/// A collection a caller can resolve directly, though no registration depends on it (and so
+/// linking made no registration for it): `container.resolve(All<any Plugin>.self)`. It is
+/// gathered at the call from the registrations of its element type, as `resolveAll` would.
+protocol GatheredCollection {
+    static func gather(from core: ContainerCore, _ state: inout ResolveState) throws(GraftError) -> any Sendable
+    static func gatherAsync(
+        from core: ContainerCore,
+        _ state: inout ResolveState
+    ) async throws(GraftError) -> any Sendable
+}
+
+/// A disposal that can let go of its resource without being awaited: what a synchronous
+/// `close()` does with a lease, so that the lender's task ends instead of holding it forever.
+protocol LeaseReturning: Sendable {
+    func returnWithoutAwaiting()
+}
