@@ -53,6 +53,7 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
             case alreadyStarted = "already started"
             case noTaggedScope = "no scope with the tag"
             case invalidLease = "invalid lease"
+            case notCompleted = "not completed"
         }
 
         private let wrapped: Wrapped
@@ -134,6 +135,9 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
         /// A service leased from a with-style API (`register(_:lifetime:leasedFrom:)`) is not
         /// `.scoped`, or its lender returned without lending it, or lent it twice.
         public static let invalidLease = Code(.invalidLease)
+        /// A scope closed holding work whose completion step never ran (a ``Completable`` it made
+        /// was neither completed nor failed): reported, not thrown, as the close goes on.
+        public static let notCompleted = Code(.notCompleted)
 
         /// A short, human-readable name for the code.
         public var description: String { wrapped.rawValue }

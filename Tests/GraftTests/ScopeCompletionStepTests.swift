@@ -199,6 +199,75 @@ private final class CreationNames: ContainerObserver {
     func didCreate(_ event: CreationEvent) { names.withLock { $0.append(event.service) } }
 }
 
+/// Work whose completion step never ran is not dropped silently: the close reports it.
+@Suite struct ScopeClosedWithoutCompletingTests {
+    let log = EventLog()
+    let reported = EventLog()
+
+    private func container() throws -> Container {
+        var builder = ContainerBuilder()
+        builder.unhandledErrorHandler = { [reported] in reported.append("\($0)") }
+        builder.register(Ledger.self, lifetime: .scoped) { [log] _ in Ledger("orders", log: log) }
+        builder.onComplete(Ledger.self)
+        return try builder.build()
+    }
+
+    @Test func closingAScopeWhoseStepNeverRanReportsTheWorkNotCommitted() async throws {
+        let scope = try container().makeScope()
+        _ = try await scope.resolve(Ledger.self)
+        try await scope.close()
+        #expect(log.entries == ["dispose orders"])
+        #expect(
+            reported.entries == [
+                """
+                Graft: a scope closed, but the completion step of Ledger never ran: its work was not committed
+                  run try await scope.complete() before closing the scope, or use try await container.withScope { … }, which completes when its body returns
+                  a scope whose work failed says so first (RequestScopeLease.fail() in a web framework integration) and closes without this report
+                """
+            ]
+        )
+    }
+
+    @Test func aChildScopeClosedByItsParentReportsItsOwnWorkToo() async throws {
+        let parent = try container().makeScope()
+        let child = parent.makeScope()
+        _ = try await child.resolve(Ledger.self)
+        try await parent.close()
+        #expect(child.isClosed)
+        #expect(reported.entries.count == 1)
+        #expect(reported.entries.first?.contains("the completion step of Ledger never ran") == true)
+    }
+
+    @Test func aChildScopeLetGoWithoutClosingReportsItsWorkWhenItGoes() async throws {
+        let parent = try container().makeScope()
+        _ = try await parent.makeScope().resolve(Ledger.self)  // the child is let go here
+        #expect(reported.entries.count == 1)
+        #expect(reported.entries.first?.contains("the completion step of Ledger never ran") == true)
+        try await parent.close()
+        #expect(log.entries == ["dispose orders"])  // the parent disposes what the child made
+        #expect(reported.entries.count == 1)
+    }
+
+    @Test func aCompletedScopeAndAFailedOneCloseWithoutAReport() async throws {
+        let container = try container()
+        let completed = container.makeScope()
+        _ = try await completed.resolve(Ledger.self)
+        try await completed.complete()
+        try await completed.close()
+        let failed = try RequestScopes(container, values: Int.self).open(providing: 1) { _ in }
+        _ = try await failed.scope.resolve(Ledger.self)
+        await failed.fail()
+        await #expect(throws: CommitRefused.self) {
+            try await container.withScope { scope in
+                _ = try await scope.resolve(Ledger.self)
+                throw CommitRefused()
+            }
+        }
+        #expect(reported.entries.isEmpty)
+        #expect(log.entries == ["commit orders", "dispose orders", "dispose orders", "dispose orders"])
+    }
+}
+
 /// What a scope would end if it closed now: for the message of a request that overran.
 @Suite struct ScopeHoldingsTests {
     @Test func aScopeNamesWhatItWouldDisposeNewestFirstThenWhatItHasNotCompleted() async throws {

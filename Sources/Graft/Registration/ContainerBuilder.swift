@@ -38,7 +38,8 @@ public struct ContainerBuilder: Sendable {
     var addingScopeTag: ScopeTagID?
 
     /// Receives errors nobody else can: disposal failures while `withScope`'s body had already
-    /// thrown its own error. Writes them to standard error unless you set it.
+    /// thrown its own error, and a scope closed with work whose completion step never ran
+    /// (``GraftError/Code/notCompleted``). Writes them to standard error unless you set it.
     ///
     /// ```swift
     /// builder.unhandledErrorHandler = { error in logger.error("\(error)") }

@@ -52,6 +52,7 @@ public final class RequestScopeLease: Sendable {
     ///
     /// Does nothing once the scope was closed.
     public func fail() async {
+        scope.markFailed()
         if !closed.load(ordering: .acquiring), let outcome = try? await scope.resolveAll(RequestOutcome.self).last {
             outcome.markFailed()
         }

@@ -74,17 +74,19 @@ public final class Container: Resolver {
     ///
     /// - Parameter body: Work that resolves scoped services.
     /// - Returns: What `body` returns.
-    /// - Throws: `body`'s error, or a ``GraftError`` when disposal fails.
+    /// - Throws: `body`'s error, or a ``GraftError`` when disposal fails or `body` made work with a
+    ///   completion step, which only the async form can run.
     public func withScope<Result>(_ body: (Scope) throws -> Result) throws -> Result {
         try makeScope().run(body)
     }
 
-    /// Runs async `body` with a new scope and closes the scope, awaiting async disposals, when
-    /// `body` ends.
+    /// Runs async `body` with a new scope; when `body` returns, runs the scope's completion step
+    /// (see ``Scope/complete()``: what it made commits), then closes the scope, awaiting async
+    /// disposals. When `body` throws, nothing is completed and the scope closes.
     ///
     /// - Parameter body: Work that resolves scoped services.
     /// - Returns: What `body` returns.
-    /// - Throws: `body`'s error, or a ``GraftError`` when disposal fails.
+    /// - Throws: `body`'s error, or a ``GraftError`` when the completion step or disposal fails.
     public func withScope<Result: Sendable>(_ body: (Scope) async throws -> Result) async throws -> Result {
         try await makeScope().run(body)
     }

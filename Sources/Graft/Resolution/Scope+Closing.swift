@@ -20,6 +20,35 @@ extension Scope {
         try Self.throwIfFailed(await closeAwaitingDisposals(), closing: "the scope")
     }
 
+    /// Runs `body` with a new child scope and closes the child when `body` ends: one message of
+    /// a connection, one step of a session.
+    ///
+    /// - Parameter body: Work that resolves scoped services.
+    /// - Returns: What `body` returns.
+    /// - Throws: `body`'s error, or a ``GraftError`` when disposal fails or the child made work
+    ///   with a completion step, which only the async form can run.
+    public func withScope<Result>(_ body: (Scope) throws -> Result) throws -> Result {
+        try makeScope().run(body)
+    }
+
+    /// Runs async `body` with a new child scope; when `body` returns, runs the child's completion
+    /// step (see ``complete()``), then closes it, awaiting async disposals.
+    ///
+    /// ```swift
+    /// for message in connection.messages {
+    ///     try await connectionScope.withScope { messageScope in
+    ///         try await messageScope.resolve(MessageHandler.self).handle(message)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameter body: Work that resolves scoped services.
+    /// - Returns: What `body` returns.
+    /// - Throws: `body`'s error, or a ``GraftError`` when the completion step or disposal fails.
+    public func withScope<Result: Sendable>(_ body: (Scope) async throws -> Result) async throws -> Result {
+        try await makeScope().run(body)
+    }
+
     /// `withScope`'s work: `body`, then the close. A completion step cannot run here (it
     /// awaits), so a scope left with one fails instead of dropping the work it would commit.
     func run<Result>(_ body: (Scope) throws -> Result) throws -> Result {
@@ -29,6 +58,8 @@ extension Scope {
             let notCompleted = servicesNotCompleted
             if !notCompleted.isEmpty { throw Self.cannotCompleteSynchronously(notCompleted) }
         } catch {
+            // The error thrown tells what went wrong: work left uncompleted is no news.
+            markFailed()
             reportUnhandled(closeCollectingFailures(by: .withScope))
             throw error
         }
@@ -43,6 +74,7 @@ extension Scope {
             result = try await body(self)
             try await complete()
         } catch {
+            markFailed()
             reportUnhandled(await closeAwaitingDisposals())
             throw error
         }
@@ -138,6 +170,7 @@ extension Scope {
         let closedNow = withState { state in takeForClosing(&state, into: &taken, closedScopes: &closedScopes) }
         guard closedNow else { return nil }
         if let closedScopes { report(closedScopes) }
+        if !taken.notCompleted.isEmpty { reportNotCompleted(taken.notCompleted) }
         // Moved out, not copied: a copy retains the array only for `taken` to release it.
         var records: [DisposalRecord] = []
         swap(&records, &taken.records)
@@ -152,6 +185,35 @@ extension Scope {
         var instances = ScopedInstances()
         /// Its children's instances (no allocation for a scope without children).
         var childrenInstances: [InstanceCell] = []
+        /// The services whose completion step never ran, in scopes that did not fail.
+        var notCompleted: [ServiceKey] = []
+    }
+
+    /// Tells the container's problem reporter (and its observers, through it) that work made in
+    /// the scopes a close closed was never completed: committed nowhere, and told to nobody.
+    @inline(never)
+    fileprivate func reportNotCompleted(_ services: [ServiceKey]) {
+        guard let table = retainedContainer?.table else { return }
+        table.problemReporter(Self.notCompletedError(services))
+    }
+
+    static func notCompletedError(_ services: [ServiceKey]) -> GraftError {
+        let names = services.map(\.description)
+        let step =
+            names.count == 1
+            ? "the completion step of \(names[0]) never ran"
+            : "the completion steps of \(names.joined(separator: ", ")) never ran"
+        return GraftError(
+            .notCompleted,
+            "a scope closed, but \(step): its work was not committed",
+            service: names.first,
+            hints: [
+                "run try await scope.complete() before closing the scope, or use try await container.withScope { … }, "
+                    + "which completes when its body returns",
+                "a scope whose work failed says so first (RequestScopeLease.fail() in a web framework integration) "
+                    + "and closes without this report",
+            ]
+        )
     }
 
     /// Tells the observers of the scopes a close closed: this one's children, then this one.
@@ -194,10 +256,12 @@ extension Scope {
             state.children.removeAll { child in
                 var childTaken = Taken()
                 swap(&childTaken.records, &taken.records)
+                swap(&childTaken.notCompleted, &taken.notCompleted)
                 let closedNow = child.withState {
                     child.takeForClosing(&$0, into: &childTaken, closedScopes: &closedScopes)
                 }
                 swap(&childTaken.records, &taken.records)
+                swap(&childTaken.notCompleted, &taken.notCompleted)
                 guard closedNow else { return }
                 if closedScopes != nil, let observers = child.container.table.observers {
                     closedScopes?.add(child.id, observers)
@@ -207,6 +271,10 @@ extension Scope {
             }
         }
         swap(&taken.instances, &state.scoped)
+        if !state.completions.isEmpty {
+            if !state.failed { taken.notCompleted += state.completions.map(\.service) }
+            state.completions = []
+        }
         if !state.disposables.isEmpty {
             taken.records += state.disposables.reversed()
             state.disposables = []
@@ -227,12 +295,17 @@ extension Scope {
     /// disposed when this one closes, as they would have been had it stayed listed.
     /// Returns whether `child` was still listed (not closed meanwhile by this scope's close).
     func unlist(_ child: Scope) -> Bool {
+        var notCompleted: [ServiceKey] = []
         let (wasListed, waiters) = withState { state -> (Bool, [@Sendable () -> Void]?) in
             guard child.listing.isListed else { return (false, nil) }
-            state.disposables += child.withState { $0.disposables }
+            child.withState { childState in
+                state.disposables += childState.disposables
+                if !childState.failed { notCompleted = childState.completions.map(\.service) }
+            }
             return (true, remove(child, from: &state))
         }
         for waiter in waiters ?? [] { waiter() }
+        if !notCompleted.isEmpty { child.reportNotCompleted(notCompleted) }
         return wasListed
     }
 

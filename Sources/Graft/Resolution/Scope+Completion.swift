@@ -51,6 +51,12 @@ extension Scope {
         }
     }
 
+    /// Marks the scope's work failed: its completion step will not run, and closing it with the
+    /// step not run is what was meant, not a mistake to report.
+    func markFailed() {
+        withState { $0.failed = true }
+    }
+
     /// Keeps the completion step of `instance`, just made here, until the scope's owner runs it.
     ///
     /// - Throws: ``GraftError`` with code ``GraftError/Code/scopedFromRoot`` when the instance

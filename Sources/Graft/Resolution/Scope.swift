@@ -31,6 +31,9 @@ public final class Scope: Resolver, @unchecked Sendable {
         /// The completion steps of the instances made here, oldest first, until the scope's
         /// owner runs them (see `Scope+Completion.swift`).
         var completions: [PendingCompletion] = []
+        /// Whether the scope's work failed (``Scope/markFailed()``): its completion step is
+        /// skipped on purpose, and closing it with the step not run is no mistake to report.
+        var failed = false
         /// The open scopes made under this one, unretained: a child that is let go without being
         /// closed takes itself off this list (see `deinit`), so listing it here does not keep it,
         /// or the container it holds, alive. The list runs through the children themselves (see
