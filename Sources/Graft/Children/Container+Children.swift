@@ -51,7 +51,7 @@ extension Container {
         try await childBuilder(configure).buildChild(of: self)
     }
 
-    /// The container this one was made from by ``makeChild(_:)-p0cd``; `nil` for a built one.
+    /// The container this one was made from by ``makeChild(_:)-1cp6m``; `nil` for a built one.
     public var parent: Container? { core.table.parent?.container }
 
     /// The child's registrations; when `configure` throws, they are dropped unchecked.
