@@ -40,7 +40,11 @@ extension ConcurrencyArticle {
         @Test func anAsyncFactoryIsAwaitedAndMadeOnce() async throws {
             var builder = ContainerBuilder()
             builder.register(DatabaseSettings.self, instance: DatabaseSettings(path: "laps.sqlite"))
-            builder.register(Database.self, lifetime: .singleton) { r async throws in
+            builder.register(
+                Database.self,
+                lifetime: .singleton,
+                dependencies: [Requirement(DatabaseSettings.self)]
+            ) { r async throws in
                 try await Database.connect(r.resolve(DatabaseSettings.self))
             }
             let container = try await builder.build()

@@ -179,16 +179,23 @@ private final class Settings: Sendable {}
         #expect(problems.map(\.summary) == ["no registration for All<Plugin> (name: \"x\"), which Report needs"])
     }
 
-    @Test func cycleThroughACollectionIsReported() {
+    /// The hint names the named item where the Lazy goes, and where it was registered.
+    @Test func cycleThroughACollectionsNamedItemNamesItAndItsRegistration() {
         var builder = ContainerBuilder()
+        let line = #line + 1
         builder.register(Node.self, name: "leaf", using: { (_: Tree) in Node() })
         builder.register(Tree.self, using: Tree.init(nodes:))
 
         let problems = builder.validate()
 
         #expect(problems.map(\.code) == [.cycle])
-        #expect(problems.first?.summary == "dependency cycle: Tree → All<Node> → Node[\"leaf\"] → Tree")
-        #expect(problems.first?.hints == ["break it with Lazy<Tree> or Provider<Tree> in Node"])
+        #expect(
+            problems.first?.description == """
+                Graft: dependency cycle: Tree → All<Node> → Node["leaf"] → Tree
+                  break it with Lazy<Tree> or Provider<Tree> in Node["leaf"]
+                  Node["leaf"] was registered at GraftTests/CollectionInjectionTests.swift:\(line)
+                """
+        )
     }
 
     @Test func singletonHoldingACollectionWithAScopedItemIsCaptive() {

@@ -111,6 +111,7 @@ private final class Pit: Sendable {
 
     @Test func cycleThroughANamedReferenceIsReported() {
         var builder = ContainerBuilder()
+        let line = #line + 1
         builder.register((any Motor).self, name: V12.name, using: { (_: Pit) in BigMotor() })
         builder.register(Roadster.self, using: Roadster.init(engine:))
         builder.register(Pit.self, using: Pit.init(car:))
@@ -122,7 +123,12 @@ private final class Pit: Sendable {
         #expect(
             problems.first?.summary == "dependency cycle: Pit → Roadster → Named<Motor, V12> → Motor[\"v12\"] → Pit"
         )
-        #expect(problems.first?.hints == ["break it with Lazy<Pit> or Provider<Pit> in Motor"])
+        #expect(
+            problems.first?.hints == [
+                #"break it with Lazy<Pit> or Provider<Pit> in Motor["v12"]"#,
+                #"Motor["v12"] was registered at GraftTests/NamedDependencyTests.swift:"# + "\(line)",
+            ]
+        )
     }
 
     @Test func singletonHoldingANamedScopedServiceIsCaptive() {

@@ -73,6 +73,17 @@ private func builder(observer: RecordingObserver) -> ContainerBuilder {
         #expect(observer.creations.current[1].owner == .scope(ObjectIdentifier(scope)))
     }
 
+    @Test func aNamedServiceIsNamedAsMessagesNameIt() throws {
+        let observer = RecordingObserver()
+        var builder = builder(observer: observer)
+        builder.register(Settings.self, name: "v12", lifetime: .singleton) { _ in Settings() }
+        let container = try builder.build()
+
+        _ = try container.resolve(Settings.self, name: "v12")
+
+        #expect(observer.creations.current.map(\.service) == [#"Settings["v12"]"#])
+    }
+
     @Test func anExistingSingletonIsNotMadeAgain() throws {
         let observer = RecordingObserver()
         let container = try builder(observer: observer).build()

@@ -381,16 +381,31 @@ private func sessionBuilder(made: Counter? = nil) -> ContainerBuilder {
         try session.close()
     }
 
-    @Test func insideATaskTheHintAwaits() async throws {
+    /// Synchronous code inside a task (a synchronous function an async one calls) is told the
+    /// synchronous form, which is what compiles where it is written.
+    @Test func aSynchronousResolveIsToldTheSynchronousFormEvenInsideATask() async throws {
         let container = try await sessionBuilder().build()
 
         let error = #expect(throws: GraftError.self) { try syncResolve(Cart.self, from: container) }
 
         #expect(
             error?.hints.last
-                == "or resolve it within one: try await container.withScope(tagged: Session.self) { try await $0.resolve(Cart.self) }"
+                == "or resolve it within one: try container.withScope(tagged: Session.self) { try $0.resolve(Cart.self) }"
         )
-        await #expect(throws: GraftError.withCode(.noTaggedScope)) { try await container.resolve(Cart.self) }
+    }
+
+    @Test func anAsyncResolveIsToldTheAsyncForm() async throws {
+        let container = try await sessionBuilder().build()
+        let asyncForm =
+            "or resolve it within one: try await container.withScope(tagged: Session.self) { try await $0.resolve(Cart.self) }"
+
+        let fromTheRoot = await #expect(throws: GraftError.self) { try await container.resolve(Cart.self) }
+        let fromAScope = await #expect(throws: GraftError.self) { try await container.makeScope().resolve(Cart.self) }
+
+        #expect(fromTheRoot?.summary == "Cart is .scoped(in: Session) and cannot be resolved from the root container")
+        #expect(fromTheRoot?.hints.last == asyncForm)
+        #expect(fromAScope?.code == .noTaggedScope)
+        #expect(fromAScope?.hints.last == asyncForm)
     }
 
     @Test func aSingletonResolvingItWhileBeingCreatedIsCaptive() throws {

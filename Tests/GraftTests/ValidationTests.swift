@@ -168,6 +168,7 @@ private func chainBuilder(count: Int) -> (ContainerBuilder, any Chained.Type) {
                 Graft: build() found 1 problem
                   1. dependency cycle: Garage → RaceCar → PitCrew → Garage
                      break it with Lazy<Garage> or Provider<Garage> in PitCrew
+                     PitCrew was registered at GraftTests/ValidationTests.swift:95
                 """
         )
     }

@@ -26,12 +26,17 @@ extension Container {
     /// Making a child costs time in proportion to its own registrations and the parent
     /// registrations they reach, not to the size of the parent.
     ///
+    /// `configure` may throw (reading a tenant's settings, say): its error is rethrown as it is,
+    /// as ``overriding(_:)-1avvp`` does, and nothing is validated or built from the
+    /// registrations it made before throwing.
+    ///
     /// - Parameter configure: Adds the child's registrations.
     /// - Returns: The child, its `.eagerSingleton`s created.
-    /// - Throws: ``GraftError`` with code ``GraftError/Code/invalidGraph``, listing each problem
-    ///   as `build()` does (missing dependencies, cycles, captive dependencies, across the parent
-    ///   and the child); ``GraftError/Code/closed`` when this container is shutting down.
-    public func makeChild(_ configure: (inout ContainerBuilder) -> Void) throws(GraftError) -> Container {
+    /// - Throws: The error `configure` throws, as it is. Otherwise ``GraftError`` with code
+    ///   ``GraftError/Code/invalidGraph``, listing each problem as `build()` does (missing
+    ///   dependencies, cycles, captive dependencies, across the parent and the child);
+    ///   ``GraftError/Code/closed`` when this container is shutting down.
+    public func makeChild(_ configure: (inout ContainerBuilder) throws -> Void) throws -> Container {
         try childBuilder(configure).buildChild(of: self)
     }
 
@@ -40,18 +45,20 @@ extension Container {
     ///
     /// - Parameter configure: Adds the child's registrations.
     /// - Returns: The child.
-    /// - Throws: ``GraftError`` with code ``GraftError/Code/invalidGraph``.
-    public func makeChild(_ configure: (inout ContainerBuilder) -> Void) async throws(GraftError) -> Container {
+    /// - Throws: The error `configure` throws, as it is; otherwise ``GraftError`` with code
+    ///   ``GraftError/Code/invalidGraph``.
+    public func makeChild(_ configure: (inout ContainerBuilder) throws -> Void) async throws -> Container {
         try await childBuilder(configure).buildChild(of: self)
     }
 
-    /// The container this one was made from by ``makeChild(_:)-p0cd``; `nil` for a built one.
+    /// The container this one was made from by ``makeChild(_:)-1cp6m``; `nil` for a built one.
     public var parent: Container? { core.table.parent?.container }
 
-    private func childBuilder(_ configure: (inout ContainerBuilder) -> Void) -> ContainerBuilder {
+    /// The child's registrations; when `configure` throws, they are dropped unchecked.
+    private func childBuilder(_ configure: (inout ContainerBuilder) throws -> Void) rethrows -> ContainerBuilder {
         var builder = ContainerBuilder()
         builder.unhandledErrorHandler = core.table.problemReporter
-        configure(&builder)
+        try configure(&builder)
         return builder
     }
 }

@@ -6,12 +6,21 @@ enum CycleReport {
 
     /// The error for the cycle `keys`, which ends with the key it starts with.
     ///
-    /// - Parameter concurrent: Whether two resolves entered the cycle from different ends.
-    static func error(_ keys: [ServiceKey], concurrent: Bool = false) -> GraftError {
+    /// The hint names the registration that closes the cycle, where the `Lazy` goes, as paths
+    /// name a service (`Engine["garage"]`, not `Engine`, which may be another registration).
+    ///
+    /// - Parameters:
+    ///   - concurrent: Whether two resolves entered the cycle from different ends.
+    ///   - closingSource: Where the closing registration was made, when known (`build()` knows;
+    ///     a resolve that found the cycle does not).
+    static func error(_ keys: [ServiceKey], concurrent: Bool = false, closingSource: String? = nil) -> GraftError {
         let names = keys.map(\.description)
         let first = keys.first?.typeName ?? "?"
-        let closing = keys.dropLast().last?.typeName ?? first
+        let closing = keys.dropLast().last?.description ?? first
         var hints = ["break it with Lazy<\(first)> or Provider<\(first)> in \(closing)"]
+        if let closingSource {
+            hints.append("\(closing) was registered at \(closingSource)")
+        }
         if concurrent {
             hints.insert(concurrentHint, at: 0)
         }

@@ -49,12 +49,6 @@ public final class Lazy<Value: Sendable>: Sendable {
         try await once.value(of: self)
     }
 
-    /// The value, awaiting an async factory: the same as `try await get()`.
-    @available(*, deprecated, renamed: "get()", message: "read it as Provider and Factory are: try await lazy.get()")
-    public var asyncValue: Value {
-        get async throws(GraftError) { try await get() }
-    }
-
     /// Whether the value has been created.
     public var isCreated: Bool { once.isCreated }
 }

@@ -9,7 +9,7 @@ extension Container {
     /// The result is validated again and has its own singletons, all of them fresh; only
     /// `instance:` registrations are shared with this container, which stays untouched. A
     /// registration in `changes` replaces every registration of the same type and name. The copy
-    /// of a child container (``makeChild(_:)-p0cd``) is a new child of the same parent, whose
+    /// of a child container (``makeChild(_:)-1cp6m``) is a new child of the same parent, whose
     /// services it shares as the original does.
     ///
     /// ```swift

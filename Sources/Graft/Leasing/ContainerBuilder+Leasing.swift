@@ -53,6 +53,22 @@ extension ContainerBuilder {
                 any Resolver, _ use: @escaping @Sendable (Service) async throws -> Void
             ) async throws -> Void
     ) {
+        addLeased(type, name, lifetime, dependencies, fileID, line, lender)
+    }
+
+    /// The one implementation of the leased form.
+    private mutating func addLeased<Service: Sendable>(
+        _ type: Service.Type,
+        _ name: String?,
+        _ lifetime: Lifetime,
+        _ dependencies: [Requirement],
+        _ fileID: String,
+        _ line: Int,
+        _ lender:
+            @escaping @Sendable (
+                any Resolver, _ use: @escaping @Sendable (Service) async throws -> Void
+            ) async throws -> Void
+    ) {
         let key = ServiceKey(type, name: name)
         if lifetime != .scoped {
             problems.append(LeaseErrors.notScoped(key, lifetime, at: "\(fileID):\(line)"))

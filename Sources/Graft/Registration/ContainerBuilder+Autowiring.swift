@@ -46,15 +46,7 @@ extension ContainerBuilder {
         line: Int = #line,
         using initializer: @escaping @Sendable (repeat each Parameter) throws -> Service
     ) {
-        guard !isExistentialType(Service.self) else {
-            addExistential(type, name, lifetime, fileID, line, initializer: initializer)
-            return
-        }
-        let recipe = Recipe(.autowired) { construction in
-            let service = try initializer(repeat construction.next((each Parameter).self))
-            try construction.deliver(service)
-        }
-        addAutowired(type, name, lifetime, fileID, line, recipe, repeat (each Parameter).self)
+        addAutowiredFactory(type, name, lifetime, fileID, line, .plain, initializer)
     }
 
     /// Registers an `async` initializer or function whose parameters are the service's dependencies.
@@ -79,15 +71,7 @@ extension ContainerBuilder {
         line: Int = #line,
         using initializer: @escaping @Sendable (repeat each Parameter) async throws -> Service
     ) {
-        guard !isExistentialType(Service.self) else {
-            addExistential(type, name, lifetime, fileID, line, initializer: initializer)
-            return
-        }
-        let recipe = Recipe(.asyncAutowired) { construction in
-            let service = try await initializer(repeat construction.next((each Parameter).self))
-            try construction.deliver(service)
-        }
-        addAutowired(type, name, lifetime, fileID, line, recipe, repeat (each Parameter).self)
+        addAsyncAutowiredFactory(type, name, lifetime, fileID, line, .plain, initializer)
     }
 
     /// Registers a `@MainActor`-isolated initializer: a view model, a UI controller.
@@ -116,15 +100,7 @@ extension ContainerBuilder {
         line: Int = #line,
         usingMainActor initializer: @escaping @MainActor @Sendable (repeat each Parameter) throws -> Service
     ) {
-        guard !isExistentialType(Service.self) else {
-            addExistential(type, name, lifetime, fileID, line, mainActorInitializer: initializer)
-            return
-        }
-        let recipe = Recipe(.asyncAutowired) { construction in
-            let service = try await initializer(repeat construction.next((each Parameter).self))
-            try construction.deliver(service)
-        }
-        addAutowired(type, name, lifetime, fileID, line, recipe, repeat (each Parameter).self)
+        addAsyncAutowiredFactory(type, name, lifetime, fileID, line, .plain, initializer)
     }
 
     /// Adds an autowired registration, with one dependency per parameter type, in order.

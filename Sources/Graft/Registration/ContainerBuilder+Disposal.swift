@@ -1,5 +1,6 @@
-// Each overload's body is the same text as the unconstrained one it mirrors: compiled where
-// `Service` is known to be disposable, `deliver` records how to dispose the instance.
+// Each overload is one line: it names how its instance is handed over (`.disposable` or
+// `.asyncDisposable`, which only a generic signature that says so can name) and forwards to its
+// family's one implementation (ContainerBuilder+Families.swift).
 // The autowiring overloads are `@_disfavoredOverload`, as the unconstrained ones: see the note at
 // the top of ContainerBuilder+Autowiring.swift.
 // swift-format-ignore-file: AmbiguousTrailingClosureOverload
@@ -30,11 +31,7 @@ extension ContainerBuilder {
         line: Int = #line,
         factory: @escaping @Sendable (any Resolver) throws -> Service
     ) {
-        let recipe = Recipe(.closure) { construction in
-            let service = try factory(construction.resolver())
-            try construction.deliver(service)
-        }
-        addClosure(type, name, lifetime, dependencies, fileID, line, recipe)
+        addClosureFactory(type, name, lifetime, dependencies, fileID, line, .disposable, factory)
     }
 
     /// Registers an `async` closure factory for a service its owner disposes with `try dispose()`.
@@ -43,6 +40,7 @@ extension ContainerBuilder {
     ///   - type: The type the registration answers for.
     ///   - name: A name to tell several registrations of one type apart.
     ///   - lifetime: How long an instance lives; `.transient` by default.
+    ///   - dependencies: The services the closure resolves, for `build()` to check.
     ///   - fileID: Where the registration is made, for messages; leave the default.
     ///   - line: Where the registration is made, for messages; leave the default.
     ///   - factory: Makes an instance.
@@ -50,15 +48,12 @@ extension ContainerBuilder {
         _ type: Service.Type,
         name: String? = nil,
         lifetime: Lifetime = .transient,
+        dependencies: [Requirement] = [],
         fileID: String = #fileID,
         line: Int = #line,
         factory: @escaping @Sendable (any Resolver) async throws -> Service
     ) {
-        let recipe = Recipe(.asyncClosure) { construction in
-            let service = try await factory(construction.resolver())
-            try construction.deliver(service)
-        }
-        addClosure(type, name, lifetime, [], fileID, line, recipe)
+        addAsyncClosureFactory(type, name, lifetime, dependencies, fileID, line, .disposable, factory)
     }
 
     /// Registers an initializer whose parameters are its dependencies for a service its owner disposes with `try dispose()`.
@@ -79,11 +74,7 @@ extension ContainerBuilder {
         line: Int = #line,
         using initializer: @escaping @Sendable (repeat each Parameter) throws -> Service
     ) {
-        let recipe = Recipe(.autowired) { construction in
-            let service = try initializer(repeat construction.next((each Parameter).self))
-            try construction.deliver(service)
-        }
-        addAutowired(type, name, lifetime, fileID, line, recipe, repeat (each Parameter).self)
+        addAutowiredFactory(type, name, lifetime, fileID, line, .disposable, initializer)
     }
 
     /// Registers an `async` initializer whose parameters are its dependencies for a service its owner disposes with `try dispose()`.
@@ -104,11 +95,7 @@ extension ContainerBuilder {
         line: Int = #line,
         using initializer: @escaping @Sendable (repeat each Parameter) async throws -> Service
     ) {
-        let recipe = Recipe(.asyncAutowired) { construction in
-            let service = try await initializer(repeat construction.next((each Parameter).self))
-            try construction.deliver(service)
-        }
-        addAutowired(type, name, lifetime, fileID, line, recipe, repeat (each Parameter).self)
+        addAsyncAutowiredFactory(type, name, lifetime, fileID, line, .disposable, initializer)
     }
 
     /// Registers a `@MainActor`-isolated initializer for a service its owner disposes with `try dispose()`.
@@ -129,11 +116,7 @@ extension ContainerBuilder {
         line: Int = #line,
         usingMainActor initializer: @escaping @MainActor @Sendable (repeat each Parameter) throws -> Service
     ) {
-        let recipe = Recipe(.asyncAutowired) { construction in
-            let service = try await initializer(repeat construction.next((each Parameter).self))
-            try construction.deliver(service)
-        }
-        addAutowired(type, name, lifetime, fileID, line, recipe, repeat (each Parameter).self)
+        addAsyncAutowiredFactory(type, name, lifetime, fileID, line, .disposable, initializer)
     }
 
     /// Registers a closure factory for a service its owner disposes with `try await dispose()`.
@@ -155,11 +138,7 @@ extension ContainerBuilder {
         line: Int = #line,
         factory: @escaping @Sendable (any Resolver) throws -> Service
     ) {
-        let recipe = Recipe(.closure) { construction in
-            let service = try factory(construction.resolver())
-            try construction.deliver(service)
-        }
-        addClosure(type, name, lifetime, dependencies, fileID, line, recipe)
+        addClosureFactory(type, name, lifetime, dependencies, fileID, line, .asyncDisposable, factory)
     }
 
     /// Registers an `async` closure factory for a service its owner disposes with `try await dispose()`.
@@ -168,6 +147,7 @@ extension ContainerBuilder {
     ///   - type: The type the registration answers for.
     ///   - name: A name to tell several registrations of one type apart.
     ///   - lifetime: How long an instance lives; `.transient` by default.
+    ///   - dependencies: The services the closure resolves, for `build()` to check.
     ///   - fileID: Where the registration is made, for messages; leave the default.
     ///   - line: Where the registration is made, for messages; leave the default.
     ///   - factory: Makes an instance.
@@ -175,15 +155,12 @@ extension ContainerBuilder {
         _ type: Service.Type,
         name: String? = nil,
         lifetime: Lifetime = .transient,
+        dependencies: [Requirement] = [],
         fileID: String = #fileID,
         line: Int = #line,
         factory: @escaping @Sendable (any Resolver) async throws -> Service
     ) {
-        let recipe = Recipe(.asyncClosure) { construction in
-            let service = try await factory(construction.resolver())
-            try construction.deliver(service)
-        }
-        addClosure(type, name, lifetime, [], fileID, line, recipe)
+        addAsyncClosureFactory(type, name, lifetime, dependencies, fileID, line, .asyncDisposable, factory)
     }
 
     /// Registers an initializer whose parameters are its dependencies for a service its owner disposes with `try await dispose()`.
@@ -204,11 +181,7 @@ extension ContainerBuilder {
         line: Int = #line,
         using initializer: @escaping @Sendable (repeat each Parameter) throws -> Service
     ) {
-        let recipe = Recipe(.autowired) { construction in
-            let service = try initializer(repeat construction.next((each Parameter).self))
-            try construction.deliver(service)
-        }
-        addAutowired(type, name, lifetime, fileID, line, recipe, repeat (each Parameter).self)
+        addAutowiredFactory(type, name, lifetime, fileID, line, .asyncDisposable, initializer)
     }
 
     /// Registers an `async` initializer whose parameters are its dependencies for a service its owner disposes with `try await dispose()`.
@@ -229,11 +202,7 @@ extension ContainerBuilder {
         line: Int = #line,
         using initializer: @escaping @Sendable (repeat each Parameter) async throws -> Service
     ) {
-        let recipe = Recipe(.asyncAutowired) { construction in
-            let service = try await initializer(repeat construction.next((each Parameter).self))
-            try construction.deliver(service)
-        }
-        addAutowired(type, name, lifetime, fileID, line, recipe, repeat (each Parameter).self)
+        addAsyncAutowiredFactory(type, name, lifetime, fileID, line, .asyncDisposable, initializer)
     }
 
     /// Registers a `@MainActor`-isolated initializer for a service its owner disposes with `try await dispose()`.
@@ -254,11 +223,7 @@ extension ContainerBuilder {
         line: Int = #line,
         usingMainActor initializer: @escaping @MainActor @Sendable (repeat each Parameter) throws -> Service
     ) {
-        let recipe = Recipe(.asyncAutowired) { construction in
-            let service = try await initializer(repeat construction.next((each Parameter).self))
-            try construction.deliver(service)
-        }
-        addAutowired(type, name, lifetime, fileID, line, recipe, repeat (each Parameter).self)
+        addAsyncAutowiredFactory(type, name, lifetime, fileID, line, .asyncDisposable, initializer)
     }
 
 }

@@ -3,15 +3,18 @@
 ///
 /// A concrete registered type decides while registering, from its static conformances (the
 /// overloads in `ContainerBuilder+Disposal.swift`), and pays nothing when it creates. An
-/// existential type sends the unconstrained `register` here instead: its recipe checks the
-/// instance's dynamic type (`as? any Disposable`, then `as? any AsyncDisposable`) as it hands
-/// the instance over, and an instance that is either is disposed by its owner exactly as a
-/// concretely registered one. The Swift runtime caches each conformance it looks up, so the
+/// existential type cannot: the unconstrained `register` hands it ``Delivery/plain``, which
+/// ``Delivery/forRegisteredType`` turns into ``Delivery/askingTheInstance`` for it. That recipe
+/// checks the instance's dynamic type (`as? any Disposable`, then `as? any AsyncDisposable`) as
+/// it hands the instance over, and an instance that is either is disposed by its owner exactly as
+/// a concretely registered one. The Swift runtime caches each conformance it looks up, so the
 /// lookup that scans the program's conformances happens once per implementation type; an
 /// instance that is neither is recorded nowhere.
+///
+/// The forms below ask whatever the type: the tagged `.scoped(in:)` overloads
+/// (`ContainerBuilder+TaggedScopes.swift`) register through them.
 extension ContainerBuilder {
-    /// The closure factory for an existential `Service`.
-    @usableFromInline
+    /// The closure factory, asking each instance.
     mutating func addExistential<Service: Sendable>(
         _ type: Service.Type,
         _ name: String?,
@@ -21,15 +24,10 @@ extension ContainerBuilder {
         _ line: Int,
         factory: @escaping @Sendable (any Resolver) throws -> Service
     ) {
-        let recipe = Recipe(.closure) { construction in
-            let service = try factory(construction.resolver())
-            try construction.deliverAnyDisposable(service)
-        }
-        addClosure(type, name, lifetime, dependencies, fileID, line, recipe)
+        addClosureFactory(type, name, lifetime, dependencies, fileID, line, .askingTheInstance, factory)
     }
 
-    /// The `async` closure factory for an existential `Service`.
-    @usableFromInline
+    /// The `async` closure factory, asking each instance.
     mutating func addExistential<Service: Sendable>(
         _ type: Service.Type,
         _ name: String?,
@@ -38,15 +36,10 @@ extension ContainerBuilder {
         _ line: Int,
         factory: @escaping @Sendable (any Resolver) async throws -> Service
     ) {
-        let recipe = Recipe(.asyncClosure) { construction in
-            let service = try await factory(construction.resolver())
-            try construction.deliverAnyDisposable(service)
-        }
-        addClosure(type, name, lifetime, [], fileID, line, recipe)
+        addAsyncClosureFactory(type, name, lifetime, [], fileID, line, .askingTheInstance, factory)
     }
 
-    /// The autowired initializer for an existential `Service`.
-    @usableFromInline
+    /// The autowired initializer, asking each instance.
     mutating func addExistential<Service: Sendable, each Parameter: Sendable>(
         _ type: Service.Type,
         _ name: String?,
@@ -55,15 +48,10 @@ extension ContainerBuilder {
         _ line: Int,
         initializer: @escaping @Sendable (repeat each Parameter) throws -> Service
     ) {
-        let recipe = Recipe(.autowired) { construction in
-            let service = try initializer(repeat construction.next((each Parameter).self))
-            try construction.deliverAnyDisposable(service)
-        }
-        addAutowired(type, name, lifetime, fileID, line, recipe, repeat (each Parameter).self)
+        addAutowiredFactory(type, name, lifetime, fileID, line, .askingTheInstance, initializer)
     }
 
-    /// The `async` autowired initializer for an existential `Service`.
-    @usableFromInline
+    /// The `async` autowired initializer, asking each instance.
     mutating func addExistential<Service: Sendable, each Parameter: Sendable>(
         _ type: Service.Type,
         _ name: String?,
@@ -72,27 +60,6 @@ extension ContainerBuilder {
         _ line: Int,
         initializer: @escaping @Sendable (repeat each Parameter) async throws -> Service
     ) {
-        let recipe = Recipe(.asyncAutowired) { construction in
-            let service = try await initializer(repeat construction.next((each Parameter).self))
-            try construction.deliverAnyDisposable(service)
-        }
-        addAutowired(type, name, lifetime, fileID, line, recipe, repeat (each Parameter).self)
-    }
-
-    /// The `@MainActor` initializer for an existential `Service`.
-    @usableFromInline
-    mutating func addExistential<Service: Sendable, each Parameter: Sendable>(
-        _ type: Service.Type,
-        _ name: String?,
-        _ lifetime: Lifetime,
-        _ fileID: String,
-        _ line: Int,
-        mainActorInitializer initializer: @escaping @MainActor @Sendable (repeat each Parameter) throws -> Service
-    ) {
-        let recipe = Recipe(.asyncAutowired) { construction in
-            let service = try await initializer(repeat construction.next((each Parameter).self))
-            try construction.deliverAnyDisposable(service)
-        }
-        addAutowired(type, name, lifetime, fileID, line, recipe, repeat (each Parameter).self)
+        addAsyncAutowiredFactory(type, name, lifetime, fileID, line, .askingTheInstance, initializer)
     }
 }

@@ -45,12 +45,16 @@ extension ContainerBuilder {
         line: Int = #line,
         using initializer: @escaping @Sendable (repeat each Parameter) throws -> Service
     ) {
-        let recipe = Recipe(.autowired) { construction in
-            let service = try initializer(repeat construction.next((each Parameter).self))
-            try construction.deliverAnyDisposable(service)
-        }
-        addAutowired(type, name, lifetime, fileID, line, recipe, repeat (each Parameter).self)
-        markArguments(argumentKeys(first, repeat each more), fileID: fileID, line: line)
+        addAutowiredFactory(
+            type,
+            name,
+            lifetime,
+            fileID,
+            line,
+            .askingTheInstance,
+            arguments: argumentKeys(first, repeat each more),
+            initializer
+        )
     }
 
     /// Registers an `async` initializer some of whose parameters are runtime arguments.
@@ -75,12 +79,16 @@ extension ContainerBuilder {
         line: Int = #line,
         using initializer: @escaping @Sendable (repeat each Parameter) async throws -> Service
     ) {
-        let recipe = Recipe(.asyncAutowired) { construction in
-            let service = try await initializer(repeat construction.next((each Parameter).self))
-            try construction.deliverAnyDisposable(service)
-        }
-        addAutowired(type, name, lifetime, fileID, line, recipe, repeat (each Parameter).self)
-        markArguments(argumentKeys(first, repeat each more), fileID: fileID, line: line)
+        addAsyncAutowiredFactory(
+            type,
+            name,
+            lifetime,
+            fileID,
+            line,
+            .askingTheInstance,
+            arguments: argumentKeys(first, repeat each more),
+            initializer
+        )
     }
 
     /// Registers a closure factory that receives runtime arguments after its resolver.
@@ -112,6 +120,68 @@ extension ContainerBuilder {
         line: Int = #line,
         factory: @escaping @Sendable (any Resolver, First, repeat each More) throws -> Service
     ) {
+        addClosureFactory(
+            type,
+            name,
+            lifetime,
+            dependencies,
+            fileID,
+            line,
+            arguments: first,
+            repeat each more,
+            factory: factory
+        )
+    }
+
+    /// Registers an `async` closure factory that receives runtime arguments after its resolver.
+    ///
+    /// - Parameters:
+    ///   - type: The type the registration answers for.
+    ///   - name: A name to tell several registrations of one type apart.
+    ///   - lifetime: `.transient` (the default); any other lifetime is a build problem.
+    ///   - first: The type of the first runtime argument.
+    ///   - more: The types of the others, in the order callers pass them.
+    ///   - dependencies: The services the closure resolves, for `build()` to check.
+    ///   - fileID: Where the registration is made, for messages; leave the default.
+    ///   - line: Where the registration is made, for messages; leave the default.
+    ///   - factory: Makes an instance from a resolver and the arguments, awaiting.
+    public mutating func register<Service: Sendable, First: Sendable, each More: Sendable>(
+        _ type: Service.Type,
+        name: String? = nil,
+        lifetime: Lifetime = .transient,
+        arguments first: First.Type,
+        _ more: repeat (each More).Type,
+        dependencies: [Requirement] = [],
+        fileID: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable (any Resolver, First, repeat each More) async throws -> Service
+    ) {
+        addAsyncClosureFactory(
+            type,
+            name,
+            lifetime,
+            dependencies,
+            fileID,
+            line,
+            arguments: first,
+            repeat each more,
+            factory: factory
+        )
+    }
+
+    /// The one implementation of the synchronous closure factory with runtime arguments: each
+    /// instance is asked whether it is disposable, as the extension's note says.
+    private mutating func addClosureFactory<Service: Sendable, First: Sendable, each More: Sendable>(
+        _ type: Service.Type,
+        _ name: String?,
+        _ lifetime: Lifetime,
+        _ dependencies: [Requirement],
+        _ fileID: String,
+        _ line: Int,
+        arguments first: First.Type,
+        _ more: repeat (each More).Type,
+        factory: @escaping @Sendable (any Resolver, First, repeat each More) throws -> Service
+    ) {
         let recipe = Recipe(.closure) { construction in
             let resolver = try construction.resolver()
             let service = try factory(
@@ -125,25 +195,16 @@ extension ContainerBuilder {
         appendArguments(argumentKeys(first, repeat each more))
     }
 
-    /// Registers an `async` closure factory that receives runtime arguments after its resolver.
-    ///
-    /// - Parameters:
-    ///   - type: The type the registration answers for.
-    ///   - name: A name to tell several registrations of one type apart.
-    ///   - lifetime: `.transient` (the default); any other lifetime is a build problem.
-    ///   - first: The type of the first runtime argument.
-    ///   - more: The types of the others, in the order callers pass them.
-    ///   - fileID: Where the registration is made, for messages; leave the default.
-    ///   - line: Where the registration is made, for messages; leave the default.
-    ///   - factory: Makes an instance from a resolver and the arguments, awaiting.
-    public mutating func register<Service: Sendable, First: Sendable, each More: Sendable>(
+    /// The one implementation of the `async` closure factory with runtime arguments.
+    private mutating func addAsyncClosureFactory<Service: Sendable, First: Sendable, each More: Sendable>(
         _ type: Service.Type,
-        name: String? = nil,
-        lifetime: Lifetime = .transient,
+        _ name: String?,
+        _ lifetime: Lifetime,
+        _ dependencies: [Requirement],
+        _ fileID: String,
+        _ line: Int,
         arguments first: First.Type,
         _ more: repeat (each More).Type,
-        fileID: String = #fileID,
-        line: Int = #line,
         factory: @escaping @Sendable (any Resolver, First, repeat each More) async throws -> Service
     ) {
         let recipe = Recipe(.asyncClosure) { construction in
@@ -155,7 +216,7 @@ extension ContainerBuilder {
             )
             try construction.deliverAnyDisposable(service)
         }
-        addClosure(type, name, lifetime, [], fileID, line, recipe)
+        addClosure(type, name, lifetime, dependencies, fileID, line, recipe)
         appendArguments(argumentKeys(first, repeat each more))
     }
 
@@ -172,7 +233,8 @@ extension ContainerBuilder {
 
     /// Marks the latest registration's parameters that the arguments take: each argument type
     /// takes the first parameter of that type not taken yet.
-    private mutating func markArguments(_ arguments: [DeclaredDependency], fileID: String, line: Int) {
+    @usableFromInline
+    mutating func markArguments(_ arguments: [DeclaredDependency], fileID: String, line: Int) {
         guard let last = registrations.indices.last else { return }
         var dependencies = registrations[last].dependencies
         for (position, argument) in arguments.enumerated() {

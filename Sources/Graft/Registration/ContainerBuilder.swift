@@ -127,18 +127,17 @@ public struct ContainerBuilder: Sendable {
         line: Int = #line,
         factory: @escaping @Sendable (any Resolver) throws -> Service
     ) {
-        guard !isExistentialType(Service.self) else {
-            addExistential(type, name, lifetime, dependencies, fileID, line, factory: factory)
-            return
-        }
-        addClosure(type, name, lifetime, dependencies, fileID, line, .closure(factory, registeredAs: type))
+        addClosureFactory(type, name, lifetime, dependencies, fileID, line, .plain, factory)
     }
 
     /// Registers an `async` closure factory, for services that need `await` to start.
     ///
+    /// As for the synchronous form, list in `dependencies` what the closure resolves, so that
+    /// `build()` checks it (a missing one, a cycle, a captive one) before anything runs.
+    ///
     /// ```swift
-    /// builder.register(Database.self, lifetime: .singleton) { r async throws in
-    ///     try await Database.connect(r.resolve(DatabaseSettings.self))
+    /// builder.register(Database.self, lifetime: .singleton, dependencies: [Requirement(DatabaseSettings.self)]) {
+    ///     r async throws in try await Database.connect(r.resolve(DatabaseSettings.self))
     /// }
     /// ```
     ///
@@ -146,6 +145,7 @@ public struct ContainerBuilder: Sendable {
     ///   - type: The type the registration answers for.
     ///   - name: A name to tell several registrations of one type apart.
     ///   - lifetime: How long an instance lives; `.transient` by default.
+    ///   - dependencies: The services the closure resolves, for `build()` to check.
     ///   - fileID: Where the registration is made, for messages; leave the default.
     ///   - line: Where the registration is made, for messages; leave the default.
     ///   - factory: Makes an instance, awaiting what it needs.
@@ -153,19 +153,12 @@ public struct ContainerBuilder: Sendable {
         _ type: Service.Type,
         name: String? = nil,
         lifetime: Lifetime = .transient,
+        dependencies: [Requirement] = [],
         fileID: String = #fileID,
         line: Int = #line,
         factory: @escaping @Sendable (any Resolver) async throws -> Service
     ) {
-        guard !isExistentialType(Service.self) else {
-            addExistential(type, name, lifetime, fileID, line, factory: factory)
-            return
-        }
-        let recipe = Recipe(.asyncClosure) { construction in
-            let service = try await factory(construction.resolver())
-            try construction.deliver(service)
-        }
-        addClosure(type, name, lifetime, [], fileID, line, recipe)
+        addAsyncClosureFactory(type, name, lifetime, dependencies, fileID, line, .plain, factory)
     }
 
     @usableFromInline
@@ -210,8 +203,7 @@ public struct ContainerBuilder: Sendable {
         line: Int = #line,
         instance: Service
     ) {
-        let recipe = Recipe(.instance) { construction in try construction.deliver(instance) }
-        add(type, name: name, lifetime: .singleton, recipe: recipe, fileID: fileID, line: line)
+        addInstance(type, name, fileID, line, instance)
     }
 
     /// Lets a registration answer for another type too, with the same instance.

@@ -1,6 +1,7 @@
 /// Told what a container makes, what failed to be made, and what it disposes.
 ///
-/// Add one with ``ContainerBuilder/addObserver(_:)`` before `build()`. Each method is called
+/// Add one with ``ContainerBuilder/addObserver(_:)`` before `build()`, or write one as
+/// closures with ``ClosureObserver``. Each method is called
 /// on the thread or task that did the work, right after it, so an observer must be quick and
 /// must not resolve from the container it observes. Every method has a default that does
 /// nothing: implement only those you need.
@@ -75,7 +76,7 @@ public enum InstanceOwner: Hashable, Sendable, CustomStringConvertible {
 /// One instance made, as a ``ContainerObserver`` is told of it.
 public struct CreationEvent: Sendable {
     /// The service as Graft's messages name it: its type, and its name when it has one
-    /// (`Engine "v12"`).
+    /// (`Engine`, `Engine["v12"]`).
     public let service: String
     /// The registration's lifetime.
     public let lifetime: Lifetime
@@ -116,18 +117,46 @@ public struct CreationEvent: Sendable {
 
 /// A factory that threw, as a ``ContainerObserver`` is told of it.
 public struct FactoryFailureEvent: Sendable {
-    /// The service whose factory threw, as Graft's messages name it.
+    /// The service whose factory threw, as Graft's messages name it (`Engine`, `Engine["v12"]`).
     public let service: String
     /// What the factory threw.
     public let error: any Error
+
+    /// An event, as the engine makes one; to test an observer with failures of your own.
+    ///
+    /// ```swift
+    /// observer.factoryDidThrow(FactoryFailureEvent(service: "Database", error: ConnectionRefused()))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - service: The service as Graft's messages name it.
+    ///   - error: What the factory threw.
+    public init(service: String, error: any Error) {
+        self.service = service
+        self.error = error
+    }
 }
 
 /// An instance disposed, as a ``ContainerObserver`` is told of it.
 public struct DisposalEvent: Sendable {
-    /// The service disposed, as Graft's messages name it.
+    /// The service disposed, as Graft's messages name it (`Engine`, `Engine["v12"]`).
     public let service: String
     /// What `dispose()` threw, or `nil` when it returned.
     public let error: (any Error)?
+
+    /// An event, as the engine makes one; to test an observer with disposals of your own.
+    ///
+    /// ```swift
+    /// observer.didDispose(DisposalEvent(service: "Database", error: nil))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - service: The service as Graft's messages name it.
+    ///   - error: What `dispose()` threw, or `nil` when it returned.
+    public init(service: String, error: (any Error)?) {
+        self.service = service
+        self.error = error
+    }
 }
 
 /// A scope opened or closed, as a ``ContainerObserver`` is told of it.

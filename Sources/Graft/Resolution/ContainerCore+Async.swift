@@ -82,7 +82,7 @@ extension ContainerCore {
         _ entry: Entry,
         _ state: inout ResolveState
     ) async throws(GraftError) -> Service {
-        switch try placement(of: entry, &state, as: Service.self) {
+        switch try placement(of: entry, &state, as: Service.self, awaiting: true) {
         case .existing(let box):
             return box.value(holdingItself: entry.holdsInstanceItself)
         case .new(let call):

@@ -11,9 +11,12 @@ extension ContainerCore {
     func taggedPlacement(
         of entry: Entry,
         _ tag: ScopeTagID,
-        _ state: borrowing ResolveState
+        _ state: borrowing ResolveState,
+        awaiting: Bool
     ) throws(GraftError) -> Placement {
-        guard let scope = state.scope.nearest(tagged: tag) else { throw noTaggedScopeError(entry, tag, state) }
+        guard let scope = state.scope.nearest(tagged: tag) else {
+            throw noTaggedScopeError(entry, tag, state, awaiting: awaiting)
+        }
         if let box = scope.scopedInstance(entry.slot) { return .existing(box) }
         return .sharedIn(scope)
     }
@@ -22,7 +25,8 @@ extension ContainerCore {
     private func noTaggedScopeError(
         _ entry: Entry,
         _ tag: ScopeTagID,
-        _ state: borrowing ResolveState
+        _ state: borrowing ResolveState,
+        awaiting: Bool
     ) -> GraftError {
         let lifetime = TaggedLifetime(tag: tag)
         if state.scope.isRoot, state.singleton >= 0 {
@@ -46,7 +50,7 @@ extension ContainerCore {
         var hints = [
             "make the scopes that resolve it under a \(tag) scope: let scope = container.makeScope(tagged: "
                 + "\(tag).self), then scope.makeScope() for each unit of work under it",
-            "or resolve it within one: " + withTaggedScopeSpelling(entry, tag),
+            "or resolve it within one: " + withTaggedScopeSpelling(entry, tag, awaiting: awaiting),
         ]
         let others = state.scope.enclosingTags
         if !others.isEmpty {
@@ -58,12 +62,13 @@ extension ContainerCore {
         return GraftError(.noTaggedScope, summary, service: entry.key.description, hints: hints)
     }
 
-    /// How to resolve `entry` within a scope tagged `tag`, spelled as it compiles where it runs:
-    /// with `await` when the service needs it or the caller runs in a task.
-    private func withTaggedScopeSpelling(_ entry: Entry, _ tag: ScopeTagID) -> String {
+    /// How to resolve `entry` within a scope tagged `tag`, spelled as it compiles where the
+    /// failed resolve was written: with `await` when the service needs it or that resolve awaits
+    /// (a synchronous resolve inside a task is synchronous code, which the synchronous form suits).
+    private func withTaggedScopeSpelling(_ entry: Entry, _ tag: ScopeTagID, awaiting: Bool) -> String {
         let name = entry.key.name.map { ", name: \"\($0)\"" } ?? ""
         let resolve = "$0.resolve(\(entry.key.typeName).self\(name))"
-        guard entry.asyncCause != nil || OverloadHints.runsInTask else {
+        guard entry.asyncCause != nil || awaiting else {
             return "try container.withScope(tagged: \(tag).self) { try \(resolve) }"
         }
         return "try await container.withScope(tagged: \(tag).self) { try await \(resolve) }"

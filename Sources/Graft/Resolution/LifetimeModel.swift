@@ -59,7 +59,8 @@ extension ContainerCore {
     func placement<Service: Sendable>(
         of entry: Entry,
         _ state: inout ResolveState,
-        as type: Service.Type
+        as type: Service.Type,
+        awaiting: Bool = false
     ) throws(GraftError) -> Placement {
         switch entry.lifetime.store {
         case .none:
@@ -69,7 +70,7 @@ extension ContainerCore {
             if let box = call.graphInstance(entry.index) { return .existing(box) }
             return .new(call: call)
         case .scopeSlot:
-            if let tag = entry.scopeTag { return try taggedPlacement(of: entry, tag, state) }
+            if let tag = entry.scopeTag { return try taggedPlacement(of: entry, tag, state, awaiting: awaiting) }
             try requireScope(entry, state)
             // Borrowed, as the state holds it: the caller keeps the scope alive.
             let box = state.unretainedScope.with { $0.scopedInstance(entry.slot) }

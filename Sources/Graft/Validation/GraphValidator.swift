@@ -159,10 +159,12 @@ struct GraphValidator {
         return Array(members[start...] + members[..<start])
     }
 
-    /// The cycle through `members`, from its canonical start back to it.
+    /// The cycle through `members`, from its canonical start back to it, with where the
+    /// registration that closes it (the last member, which the hint names) was made.
     private func cycleProblem(_ members: [Int]) -> GraftError {
-        let keys = startingAfterRegistration(canonical(members)).map(graph.key)
-        return CycleReport.error(keys + keys.prefix(1))
+        let members = startingAfterRegistration(canonical(members))
+        let keys = members.map(graph.key)
+        return CycleReport.error(keys + keys.prefix(1), closingSource: members.last.map { "\(graph.source($0))" })
     }
 
     /// Longer-lived services holding shorter-lived ones, directly or through transients.

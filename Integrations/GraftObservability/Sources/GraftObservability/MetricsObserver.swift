@@ -20,7 +20,7 @@ import Synchronization
 /// | `graft.scopes.open` | meter | |
 /// | `graft.disposal.failures` | counter | `service` |
 ///
-/// `service` is the service as Graft's messages name it (`Engine`, `Engine "v12"`), `lifetime`
+/// `service` is the service as Graft's messages name it (`Engine`, `Engine["v12"]`), `lifetime`
 /// its registration's lifetime (`singleton`, `scoped`, `transient`, …). Each metric also has the
 /// dimensions given to ``init(labels:dimensions:factory:)``. The handles of each service are made
 /// once, on its first creation, and kept.
