@@ -127,7 +127,7 @@ public struct ContainerBuilder: Sendable {
         line: Int = #line,
         factory: @escaping @Sendable (any Resolver) throws -> Service
     ) {
-        addClosureFactory(type, name, lifetime, dependencies, fileID, line, .plain, factory)
+        addClosureFactory(type, name, lifetime, dependencies, fileID, line, factory)
     }
 
     /// Registers an `async` closure factory, for services that need `await` to start.

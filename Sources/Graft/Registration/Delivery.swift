@@ -6,7 +6,8 @@
 /// the program, once per type). Only the overload whose generic signature says `Disposable` can
 /// call the ``Construction`` `deliver` that records the disposal, so each overload names its
 /// delivery (``plain``, ``disposable``, ``asyncDisposable``) and forwards to the one internal
-/// implementation of its family (`ContainerBuilder+Families.swift`), which runs it.
+/// implementation of its family (`ContainerBuilder+Families.swift`), which picks the recipe that
+/// hands the instance over that way: chosen once, when registering, never at each creation.
 @usableFromInline
 enum Delivery<Service: Sendable>: Sendable {
     /// Nobody disposes the instance: its registered type is neither disposable kind.
@@ -23,16 +24,6 @@ enum Delivery<Service: Sendable>: Sendable {
     var forRegisteredType: Delivery {
         guard case .plain = self, isExistentialType(Service.self) else { return self }
         return .askingTheInstance
-    }
-
-    /// Hands `service` over to `construction`, recording its disposal as this delivery says.
-    @inlinable
-    func deliver(_ service: Service, to construction: inout Construction) throws(GraftError) {
-        switch self {
-        case .plain: try construction.deliver(service)
-        case .askingTheInstance: try construction.deliverAnyDisposable(service)
-        case .disposing(let deliver): try deliver(&construction, service)
-        }
     }
 }
 
