@@ -43,6 +43,13 @@ enum GraftOperations {
                 RandomGraph.register(in: &builder)
                 blackHole(try builder.build().resolve(RandomGraph.Root.self))
             }
+        case .randomGraphResolveAgain:
+            var builder = ContainerBuilder()
+            for observer in observers { builder.addObserver(observer) }
+            RandomGraph.register(in: &builder)
+            let container = try builder.build()
+            _ = try container.resolve(RandomGraph.Root.self)
+            for _ in 0..<iterations { try RandomGraph.resolveEach(from: container) }
         }
     }
 }
