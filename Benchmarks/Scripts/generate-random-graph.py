@@ -20,7 +20,8 @@ Output, committed so the package builds from a fresh clone, in Sources/RandomGra
   RandomGraphNodes.swift       the classes
   RandomGraph.swift            the counts, and `keep(_:)`, which keeps a resolved node alive
   RandomGraph+Graft.swift      autowired singletons: register(Node042.self, lifetime: .singleton,
-                               using: Node042.init(n001:n017:)); `resolveEach(from:)`
+                               using: Node042.init(n001:n017:)); `resolveEach(from:)`, and
+                               `resolveEachUnspecialized(from:)` through a generic function
   RandomGraph+Swinject.swift   closures resolving each parameter, `.inObjectScope(.container)`;
                                `resolveEach(from:)`
   HandWrittenRandomGraph.swift a lazily built composition: one `lazy var` per node
@@ -153,6 +154,24 @@ def write_graft(path: pathlib.Path, dependencies: list[list[int]]) -> None:
     lines.append("    public static func resolveEach(from container: Container) throws(GraftError) {\n")
     for index in range(len(dependencies)):
         lines.append(f"        keep(try container.resolve({node(index)}.self))\n")
+    lines.append("    }\n")
+    lines.append("\n")
+    lines.append("    /// ``resolveEach(from:)`` through a generic function that is never specialized: what\n")
+    lines.append("    /// resolving costs from code generic over the service type in another module (a wrapper\n")
+    lines.append("    /// around containers, as in a benchmark harness), where Graft's inlinable resolve runs with\n")
+    lines.append("    /// the type's metadata as an argument.\n")
+    lines.append("    public static func resolveEachUnspecialized(from container: Container) throws(GraftError) {\n")
+    for index in range(len(dependencies)):
+        lines.append(f"        keep(try resolveUnspecialized({node(index)}.self, from: container))\n")
+    lines.append("    }\n")
+    lines.append("\n")
+    lines.append("    /// `container.resolve(type)`, compiled once for every type.\n")
+    lines.append("    @inline(never) @_semantics(\"optimize.sil.specialize.generic.never\")\n")
+    lines.append("    static func resolveUnspecialized<Service: Sendable>(\n")
+    lines.append("        _ type: Service.Type,\n")
+    lines.append("        from container: Container\n")
+    lines.append("    ) throws(GraftError) -> Service {\n")
+    lines.append("        try container.resolve(type)\n")
     lines.append("    }\n}\n")
     path.write_text("".join(lines))
 

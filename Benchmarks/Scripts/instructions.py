@@ -78,15 +78,16 @@ OTHER_SCENARIOS = [
     "randomGraphResolveAgain",
 ]
 LIBRARIES = ["handwritten", "graft", "swinject"]
-# Not run by default: Graft with one observer that does nothing, for what observing costs; a
-# dictionary of the random graph's singletons, for randomGraphResolveAgain only.
-OTHER_LIBRARIES = ["graftObserved", "dictionary"]
+# Not run by default: Graft with one observer that does nothing, for what observing costs; for
+# randomGraphResolveAgain only, a dictionary of the random graph's singletons, and Graft called
+# from a generic function that is never specialized.
+OTHER_LIBRARIES = ["graftObserved", "dictionary", "graftUnspecialized"]
 CHILD_SCENARIOS = {"childOf1000", "childOf10000", "child100Of1000", "childOf1000InUse"}
 
 
 def has_version(scenario: str, library: str) -> bool:
     """Whether graft-instructions runs `scenario` with `library` (main.swift refuses the rest)."""
-    if library == "dictionary":
+    if library in ("dictionary", "graftUnspecialized"):
         return scenario == "randomGraphResolveAgain"
     return not (library == "handwritten" and scenario in CHILD_SCENARIOS)
 

@@ -57,6 +57,12 @@ enum Library: String, CaseIterable {
     /// back (the published random-graph benchmark's "Simple" baseline): only for
     /// `randomGraphResolveAgain`.
     case dictionary
+    /// Graft resolving through a generic function that is never specialized, as code generic over
+    /// the service type in another module does: only for `randomGraphResolveAgain`.
+    case graftUnspecialized
+
+    /// Whether the library has a version of `randomGraphResolveAgain` only.
+    var resolvesTheRandomGraphOnly: Bool { self == .dictionary || self == .graftUnspecialized }
 }
 
 /// Keeps a value alive as far as the optimizer knows, so a loop of resolves is not thrown

@@ -31,8 +31,8 @@ if scenario.makesChildren && library == .handwritten {
     printToStandardError("\(scenario.rawValue) has no hand-written version: run it with graft or swinject")
     exit(2)
 }
-if library == .dictionary && scenario != .randomGraphResolveAgain {
-    printToStandardError("dictionary has only randomGraphResolveAgain: a dictionary of existing singletons")
+if library.resolvesTheRandomGraphOnly && scenario != .randomGraphResolveAgain {
+    printToStandardError("\(library.rawValue) has only randomGraphResolveAgain")
     exit(2)
 }
 
@@ -44,6 +44,9 @@ case .swinject: try SwinjectOperations.run(scenario, iterations: iterations)
 case .dictionary:
     let graph = DictionaryRandomGraph()
     for _ in 0..<iterations { graph.resolveEach() }
+case .graftUnspecialized:
+    let container = try GraftOperations.makeRandomGraphInUse()
+    for _ in 0..<iterations { try RandomGraph.resolveEachUnspecialized(from: container) }
 }
 
 /// Writes a line to standard error (file descriptor 2 directly: the C `stderr` global is not
