@@ -33,12 +33,16 @@ its own type: `try container.resolve(Node042.self)`, written out for every node 
 RandomGraph's generated `resolveEach` (not a loop over metatypes erased to `Any.Type`), so each
 call site is specialized for its type, as in an app. Where the `singleton` scenario asks for
 one type again and again, this asks for 200 in turn: the table shows the operation and, on a
-row of its own, the operation divided by the 200 resolves. The library `dictionary` runs only
-this scenario: a `[ObjectIdentifier: AnyObject]` of the same singletons, looked up by
-`ObjectIdentifier(Service.self)` and cast back with `as! Service`, the published benchmark's
-"Simple" baseline; handwritten reads each from a `let`:
-  python3 Benchmarks/Scripts/instructions.py --libraries dictionary,handwritten,graft,swinject \
-      --scenarios randomGraphResolveAgain,singleton --iterations 1000,6000 --no-malloc
+row of its own, the operation divided by the 200 resolves. Two libraries run only this
+scenario: `dictionary`, a `[ObjectIdentifier: AnyObject]` of the same singletons, looked up by
+`ObjectIdentifier(Service.self)` and cast back with `as! Service` (to a class, the cheapest
+cast: DictionaryRandomGraph.swift says what the others cost), the published benchmark's
+"Simple" baseline; and `graftUnspecialized`, Graft called through a generic function that is
+never specialized, as from a wrapper generic over the service type in another module.
+Hand-written code reads each from a `let`:
+  python3 Benchmarks/Scripts/instructions.py \
+      --libraries dictionary,handwritten,graft,swinject,graftUnspecialized \
+      --scenarios randomGraphResolveAgain,singleton --iterations 1000,6000 --malloc-iterations 100,600
 Nor are the child-container scenarios (issue 26: make a child of 10 singletons, each depending on
 two of the parent's, under a built parent of 1,000 singletons, or of 10,000, or a child of 100;
 and childOf1000InUse: make one, resolve a service of it, shut it down), which have no
@@ -52,8 +56,8 @@ Usage, from the repository root:
       [--libraries graft,swinject] [--iterations 20000,120000] [--malloc-iterations 2000,12000]
       [--no-malloc] [--jobs 2]
 With `--libraries graft,graftObserved`, the same scenarios with one observer that does nothing.
-A library a scenario has no version of (handwritten for the child containers, dictionary for
-all but randomGraphResolveAgain) is left out of that row.
+A library a scenario has no version of (handwritten for the child containers, dictionary and
+graftUnspecialized for all but randomGraphResolveAgain) is left out of that row.
 """
 
 import argparse
