@@ -82,6 +82,7 @@ let package = Package(
             name: "GraftScaling",
             dependencies: [
                 "BenchmarkFixtures",
+                "RandomGraph",
                 .product(name: "Graft", package: "Graft"),
             ],
             swiftSettings: swiftSettings

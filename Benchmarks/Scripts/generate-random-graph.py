@@ -18,10 +18,22 @@ stops the process past that); the script checks it and prints it.
 
 Output, committed so the package builds from a fresh clone, in Sources/RandomGraph/:
   RandomGraphNodes.swift       the classes
+  RandomGraph.swift            the counts, and `keep(_:)`, which keeps a resolved node alive
   RandomGraph+Graft.swift      autowired singletons: register(Node042.self, lifetime: .singleton,
-                               using: Node042.init(n001:n017:))
-  RandomGraph+Swinject.swift   closures resolving each parameter, `.inObjectScope(.container)`
+                               using: Node042.init(n001:n017:)); `resolveEach(from:)`, and
+                               `resolveEachUnspecialized(from:)` through a generic function
+  RandomGraph+Swinject.swift   closures resolving each parameter, `.inObjectScope(.container)`;
+                               `resolveEach(from:)`
   HandWrittenRandomGraph.swift a lazily built composition: one `lazy var` per node
+  HandWrittenRandomGraphSingletons.swift  every node, once made, in a `let`: what hand-written
+                               code reads after the first use
+  DictionaryRandomGraph.swift  every node in a `[ObjectIdentifier: AnyObject]`, looked up by type
+                               and cast back: the published benchmark's "Simple" baseline
+
+Each library's `resolveEach` resolves every node once, through its own concrete type (one
+`resolve(Node042.self)` a node, as an app's code would ask, each specialized for its type), and
+hands each to `RandomGraph.keep(_:)`: the `randomGraphResolveAgain` scenario of
+graft-instructions and graft-scaling.
 
 Usage: python3 Benchmarks/Scripts/generate-random-graph.py [--seed S] [--nodes N]
 (run from anywhere; the output folder is found from this script's own location).
@@ -118,6 +130,12 @@ def write_summary(path: pathlib.Path, dependencies: list[list[int]], seed: int) 
         + f"    public typealias Root = {node(root)}\n"
         + f"    public static let nodeCount = {len(dependencies)}\n"
         + f"    public static let dependencyCount = {total:_}\n"
+        + "\n"
+        + "    /// Keeps a resolved node alive as far as the optimizer knows: every library's `resolveEach`\n"
+        + "    /// hands each node here, so they all pay the same call per resolve (the same trick as the\n"
+        + "    /// ordo-one harness's `blackHole`).\n"
+        + "    @inline(never) @_optimize(none)\n"
+        + "    public static func keep<Value>(_ value: Value) {}\n"
         + "}\n"
     )
 
@@ -130,6 +148,30 @@ def write_graft(path: pathlib.Path, dependencies: list[list[int]]) -> None:
         labels = "".join(f"{label(d)}:" for d in deps)
         initializer = f"{node(index)}.init({labels})" if deps else f"{node(index)}.init"
         lines.append(f"        builder.register({node(index)}.self, lifetime: .singleton, using: {initializer})\n")
+    lines.append("    }\n")
+    lines.append("\n")
+    lines.append("    /// Resolves every node once, each through its own type, as an app's code would.\n")
+    lines.append("    public static func resolveEach(from container: Container) throws(GraftError) {\n")
+    for index in range(len(dependencies)):
+        lines.append(f"        keep(try container.resolve({node(index)}.self))\n")
+    lines.append("    }\n")
+    lines.append("\n")
+    lines.append("    /// ``resolveEach(from:)`` through a generic function that is never specialized: what\n")
+    lines.append("    /// resolving costs from code generic over the service type in another module (a wrapper\n")
+    lines.append("    /// around containers, as in a benchmark harness), where Graft's inlinable resolve runs with\n")
+    lines.append("    /// the type's metadata as an argument.\n")
+    lines.append("    public static func resolveEachUnspecialized(from container: Container) throws(GraftError) {\n")
+    for index in range(len(dependencies)):
+        lines.append(f"        keep(try resolveUnspecialized({node(index)}.self, from: container))\n")
+    lines.append("    }\n")
+    lines.append("\n")
+    lines.append("    /// `container.resolve(type)`, compiled once for every type.\n")
+    lines.append("    @inline(never) @_semantics(\"optimize.sil.specialize.generic.never\")\n")
+    lines.append("    static func resolveUnspecialized<Service: Sendable>(\n")
+    lines.append("        _ type: Service.Type,\n")
+    lines.append("        from container: Container\n")
+    lines.append("    ) throws(GraftError) -> Service {\n")
+    lines.append("        try container.resolve(type)\n")
     lines.append("    }\n}\n")
     path.write_text("".join(lines))
 
@@ -142,6 +184,12 @@ def write_swinject(path: pathlib.Path, dependencies: list[list[int]]) -> None:
         arguments = arguments_of(deps, lambda d: f"r.resolve({node(d)}.self)!")
         lines.append(f"        container.register({node(index)}.self) {{ r in {node(index)}({arguments}) }}\n")
         lines.append("            .inObjectScope(.container)\n")
+    lines.append("    }\n")
+    lines.append("\n")
+    lines.append("    /// Resolves every node once, each through its own type, as an app's code would.\n")
+    lines.append("    public static func resolveEach(from container: Container) {\n")
+    for index in range(len(dependencies)):
+        lines.append(f"        keep(container.resolve({node(index)}.self)!)\n")
     lines.append("    }\n}\n")
     path.write_text("".join(lines))
 
@@ -167,6 +215,72 @@ def write_hand_written(path: pathlib.Path, dependencies: list[list[int]]) -> Non
     path.write_text("".join(lines))
 
 
+def write_hand_written_singletons(path: pathlib.Path, node_count: int) -> None:
+    lines = [
+        HEADER,
+        "\n",
+        "/// Every node of the random graph, once made, in a `let`: what hand-written code reads when it\n",
+        "/// uses a singleton again. Made from a ``HandWrittenRandomGraph``, which makes each node once.\n",
+        "public final class HandWrittenRandomGraphSingletons: Sendable {\n",
+    ]
+    for index in range(node_count):
+        lines.append(f"    let {label(index)}: {node(index)}\n")
+    lines.append("\n")
+    lines.append("    public init() {\n")
+    lines.append("        let graph = HandWrittenRandomGraph()\n")
+    for index in range(node_count):
+        lines.append(f"        {label(index)} = graph.{label(index)}\n")
+    lines.append("    }\n")
+    lines.append("\n")
+    lines.append("    /// Reads every node once, as ``RandomGraph``'s `resolveEach` resolves each.\n")
+    lines.append("    public func resolveEach() {\n")
+    for index in range(node_count):
+        lines.append(f"        RandomGraph.keep({label(index)})\n")
+    lines.append("    }\n}\n")
+    path.write_text("".join(lines))
+
+
+def write_dictionary(path: pathlib.Path, node_count: int) -> None:
+    lines = [
+        HEADER,
+        "\n",
+        "/// The published benchmark's \"Simple\" baseline: every node of the random graph, once made, in a\n",
+        "/// dictionary keyed by its type's identity, looked up by type and cast back. What a container's\n",
+        "/// resolve of an existing singleton could cost at least, if it hashed its key.\n",
+        "///\n",
+        "/// `@unchecked Sendable` is sound: `instances` is filled in `init` and only read afterwards, and\n",
+        "/// every value in it is a node, a `Sendable` class.\n",
+        "public final class DictionaryRandomGraph: @unchecked Sendable {\n",
+        "    private let instances: [ObjectIdentifier: AnyObject]\n",
+        "\n",
+        "    public init() {\n",
+        "        let graph = HandWrittenRandomGraph()\n",
+        "        var instances: [ObjectIdentifier: AnyObject] = [:]\n",
+    ]
+    for index in range(node_count):
+        lines.append(f"        instances[ObjectIdentifier({node(index)}.self)] = graph.{label(index)}\n")
+    lines.append("        self.instances = instances\n")
+    lines.append("    }\n")
+    lines.append("\n")
+    lines.append("    /// The node of type `type`, which must be one of the graph's.\n")
+    lines.append("    ///\n")
+    lines.append("    /// The cheapest cast there is, so that the comparison does not flatter Graft: unwrapped, and to a\n")
+    lines.append("    /// class (`Service: AnyObject`), `as!` is `swift_dynamicCastClassUnconditional`, about 25\n")
+    lines.append("    /// instructions. To an unconstrained `Service` it goes through the runtime's generic\n")
+    lines.append("    /// `swift_dynamicCast` even where specialized: about 240 more, and 180 more again when cast\n")
+    lines.append("    /// from the optional the subscript returns.\n")
+    lines.append("    public func resolve<Service: AnyObject>(_ type: Service.Type) -> Service {\n")
+    lines.append("        instances[ObjectIdentifier(type)]! as! Service\n")
+    lines.append("    }\n")
+    lines.append("\n")
+    lines.append("    /// Resolves every node once, each through its own type, as ``RandomGraph``'s `resolveEach` does.\n")
+    lines.append("    public func resolveEach() {\n")
+    for index in range(node_count):
+        lines.append(f"        RandomGraph.keep(resolve({node(index)}.self))\n")
+    lines.append("    }\n}\n")
+    path.write_text("".join(lines))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
@@ -185,6 +299,8 @@ def main() -> None:
     write_graft(output / "RandomGraph+Graft.swift", dependencies)
     write_swinject(output / "RandomGraph+Swinject.swift", dependencies)
     write_hand_written(output / "HandWrittenRandomGraph.swift", dependencies)
+    write_hand_written_singletons(output / "HandWrittenRandomGraphSingletons.swift", len(dependencies))
+    write_dictionary(output / "DictionaryRandomGraph.swift", len(dependencies))
     # The repository's formatter wraps the long initializer lines, so the output passes
     # `swift format lint --strict` like hand-written code.
     configuration = output.parent.parent.parent / ".swift-format"

@@ -26,6 +26,23 @@ and let it go) and randomGraphFirstUse (create it and resolve its root, which ma
 iterations:
   python3 Benchmarks/Scripts/instructions.py --scenarios randomGraphCreate,randomGraphFirstUse \
       --iterations 10,60 --malloc-iterations 5,25
+Nor is randomGraphResolveAgain (issue: "resolving each of the 191 classes once their singletons
+exist"): the random graph's container built and its root resolved once, so that all 200
+singletons exist, then one operation resolves every one of them again, once each, each through
+its own type: `try container.resolve(Node042.self)`, written out for every node in
+RandomGraph's generated `resolveEach` (not a loop over metatypes erased to `Any.Type`), so each
+call site is specialized for its type, as in an app. Where the `singleton` scenario asks for
+one type again and again, this asks for 200 in turn: the table shows the operation and, on a
+row of its own, the operation divided by the 200 resolves. Two libraries run only this
+scenario: `dictionary`, a `[ObjectIdentifier: AnyObject]` of the same singletons, looked up by
+`ObjectIdentifier(Service.self)` and cast back with `as! Service` (to a class, the cheapest
+cast: DictionaryRandomGraph.swift says what the others cost), the published benchmark's
+"Simple" baseline; and `graftUnspecialized`, Graft called through a generic function that is
+never specialized, as from a wrapper generic over the service type in another module.
+Hand-written code reads each from a `let`:
+  python3 Benchmarks/Scripts/instructions.py \
+      --libraries dictionary,handwritten,graft,swinject,graftUnspecialized \
+      --scenarios randomGraphResolveAgain,singleton --iterations 1000,6000 --malloc-iterations 100,600
 Nor are the child-container scenarios (issue 26: make a child of 10 singletons, each depending on
 two of the parent's, under a built parent of 1,000 singletons, or of 10,000, or a child of 100;
 and childOf1000InUse: make one, resolve a service of it, shut it down), which have no
@@ -39,12 +56,15 @@ Usage, from the repository root:
       [--libraries graft,swinject] [--iterations 20000,120000] [--malloc-iterations 2000,12000]
       [--no-malloc] [--jobs 2]
 With `--libraries graft,graftObserved`, the same scenarios with one observer that does nothing.
+A library a scenario has no version of (handwritten for the child containers, dictionary and
+graftUnspecialized for all but randomGraphResolveAgain) is left out of that row.
 """
 
 import argparse
 import concurrent.futures
 import os
 import pathlib
+import re
 import sys
 import tempfile
 
@@ -59,10 +79,33 @@ OTHER_SCENARIOS = [
     "childOf10000",
     "child100Of1000",
     "childOf1000InUse",
+    "randomGraphResolveAgain",
 ]
 LIBRARIES = ["handwritten", "graft", "swinject"]
-# Not run by default: Graft with one observer that does nothing, for what observing costs.
-OTHER_LIBRARIES = ["graftObserved"]
+# Not run by default: Graft with one observer that does nothing, for what observing costs; for
+# randomGraphResolveAgain only, a dictionary of the random graph's singletons, and Graft called
+# from a generic function that is never specialized.
+OTHER_LIBRARIES = ["graftObserved", "dictionary", "graftUnspecialized"]
+CHILD_SCENARIOS = {"childOf1000", "childOf10000", "child100Of1000", "childOf1000InUse"}
+
+
+def has_version(scenario: str, library: str) -> bool:
+    """Whether graft-instructions runs `scenario` with `library` (main.swift refuses the rest)."""
+    if library in ("dictionary", "graftUnspecialized"):
+        return scenario == "randomGraphResolveAgain"
+    return not (library == "handwritten" and scenario in CHILD_SCENARIOS)
+
+
+def resolves_per_operation(scenario: str) -> int | None:
+    """The resolves one operation makes, for a scenario that makes more than one: the random
+    graph's node count, read from the generated Sources/RandomGraph/RandomGraph.swift."""
+    if scenario != "randomGraphResolveAgain":
+        return None
+    text = (measuring.PACKAGE / "Sources/RandomGraph/RandomGraph.swift").read_text()
+    match = re.search(r"nodeCount = (\d+)", text)
+    if match is None:
+        raise RuntimeError("no nodeCount in Sources/RandomGraph/RandomGraph.swift")
+    return int(match.group(1))
 
 
 def per_operation(count, binary: pathlib.Path, scenario: str, library: str, iterations: tuple[int, int]) -> float:
@@ -95,7 +138,7 @@ def main() -> None:
 
     measuring.require_valgrind()
     binary = measuring.build_release("graft-instructions")
-    cases = [(scenario, library) for scenario in scenarios for library in libraries]
+    cases = [(scenario, library) for scenario in scenarios for library in libraries if has_version(scenario, library)]
     with tempfile.TemporaryDirectory(prefix="graft-instructions-") as name:
         folder = pathlib.Path(name)
         stripped = measuring.stripped_copy(binary, folder)
@@ -135,10 +178,20 @@ def print_table(scenarios, libraries, results, mallocs) -> None:
     print(header + " |")
     print("|---|" + "---:|" * (len(libraries) * (2 if mallocs else 1)))
     for scenario in scenarios:
-        cells = [f"{results[(scenario, library)]:,.0f}" for library in libraries]
-        if mallocs:
-            cells += [f"{mallocs[(scenario, library)]:.1f}" for library in libraries]
-        print(f"| {scenario} | " + " | ".join(cells) + " |")
+        rows = [(scenario, 1, "{:,.0f}", "{:.1f}")]
+        resolves = resolves_per_operation(scenario)
+        if resolves is not None:
+            rows.append((f"{scenario}, per resolve (/{resolves})", resolves, "{:,.1f}", "{:.2f}"))
+        for label, divisor, instruction_format, malloc_format in rows:
+            cells = [cell(results, (scenario, library), divisor, instruction_format) for library in libraries]
+            if mallocs:
+                cells += [cell(mallocs, (scenario, library), divisor, malloc_format) for library in libraries]
+            print(f"| {label} | " + " | ".join(cells) + " |")
+
+
+def cell(values, case, divisor: int, number_format: str) -> str:
+    """One figure of the table, or a dash where the library has no version of the scenario."""
+    return number_format.format(values[case] / divisor) if case in values else "–"
 
 
 if __name__ == "__main__":

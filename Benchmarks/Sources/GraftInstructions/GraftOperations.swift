@@ -43,7 +43,20 @@ enum GraftOperations {
                 RandomGraph.register(in: &builder)
                 blackHole(try builder.build().resolve(RandomGraph.Root.self))
             }
+        case .randomGraphResolveAgain:
+            let container = try makeRandomGraphInUse(observers: observers)
+            for _ in 0..<iterations { try RandomGraph.resolveEach(from: container) }
         }
+    }
+
+    /// The random graph's container with its root resolved, so that every singleton exists.
+    static func makeRandomGraphInUse(observers: [any ContainerObserver] = []) throws -> Container {
+        var builder = ContainerBuilder()
+        for observer in observers { builder.addObserver(observer) }
+        RandomGraph.register(in: &builder)
+        let container = try builder.build()
+        _ = try container.resolve(RandomGraph.Root.self)
+        return container
     }
 }
 

@@ -26,6 +26,9 @@ enum HandWrittenOperations {
             break  // refused by main.swift
         case .randomGraphFirstUse:
             for _ in 0..<iterations { blackHole(HandWrittenRandomGraph().root) }
+        case .randomGraphResolveAgain:
+            let singletons = HandWrittenRandomGraphSingletons()
+            for _ in 0..<iterations { singletons.resolveEach() }
         }
     }
 }

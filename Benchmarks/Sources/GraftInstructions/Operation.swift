@@ -20,6 +20,11 @@ enum Scenario: String, CaseIterable {
     /// one of the 200 singletons once (the first-use cost of an app's services). The first use
     /// alone is this minus `randomGraphCreate`.
     case randomGraphFirstUse
+    /// The random graph in use: every one of its 200 singletons, already made, resolved once,
+    /// each through its own type (`resolve(Node042.self)`, specialized for it, as an app's code
+    /// asks): what resolving an existing singleton costs among many types, where `singleton`
+    /// asks for one type again and again. One operation is 200 resolves.
+    case randomGraphResolveAgain
     /// Make a child container of a built parent of 1,000 singletons: the child registers 10
     /// singletons, each depending on two of the parent's (registering them is part of making
     /// it), and is let go. Not for `handwritten`.
@@ -48,6 +53,16 @@ enum Library: String, CaseIterable {
     case swinject
     /// Graft with one observer that does nothing: what observing a container costs.
     case graftObserved
+    /// A `[ObjectIdentifier: AnyObject]` of the existing singletons, looked up by type and cast
+    /// back (the published random-graph benchmark's "Simple" baseline): only for
+    /// `randomGraphResolveAgain`.
+    case dictionary
+    /// Graft resolving through a generic function that is never specialized, as code generic over
+    /// the service type in another module does: only for `randomGraphResolveAgain`.
+    case graftUnspecialized
+
+    /// Whether the library has a version of `randomGraphResolveAgain` only.
+    var resolvesTheRandomGraphOnly: Bool { self == .dictionary || self == .graftUnspecialized }
 }
 
 /// Keeps a value alive as far as the optimizer knows, so a loop of resolves is not thrown

@@ -43,6 +43,11 @@ enum SwinjectOperations {
                 RandomGraph.register(in: container)
                 blackHole(try resolved(RandomGraph.Root.self, from: container))
             }
+        case .randomGraphResolveAgain:
+            let container = Container()
+            RandomGraph.register(in: container)
+            _ = try resolved(RandomGraph.Root.self, from: container)
+            for _ in 0..<iterations { RandomGraph.resolveEach(from: container) }
         }
     }
 

@@ -1,3 +1,5 @@
+import RandomGraph
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,12 +31,22 @@ if scenario.makesChildren && library == .handwritten {
     printToStandardError("\(scenario.rawValue) has no hand-written version: run it with graft or swinject")
     exit(2)
 }
+if library.resolvesTheRandomGraphOnly && scenario != .randomGraphResolveAgain {
+    printToStandardError("\(library.rawValue) has only randomGraphResolveAgain")
+    exit(2)
+}
 
 switch library {
 case .handwritten: HandWrittenOperations.run(scenario, iterations: iterations)
 case .graft: try GraftOperations.run(scenario, iterations: iterations)
 case .graftObserved: try GraftOperations.run(scenario, iterations: iterations, observers: [IgnoringObserver()])
 case .swinject: try SwinjectOperations.run(scenario, iterations: iterations)
+case .dictionary:
+    let graph = DictionaryRandomGraph()
+    for _ in 0..<iterations { graph.resolveEach() }
+case .graftUnspecialized:
+    let container = try GraftOperations.makeRandomGraphInUse()
+    for _ in 0..<iterations { try RandomGraph.resolveEachUnspecialized(from: container) }
 }
 
 /// Writes a line to standard error (file descriptor 2 directly: the C `stderr` global is not

@@ -1,5 +1,7 @@
 import BenchmarkFixtures
+import Foundation
 import Graft
+import RandomGraph
 
 /// What one iteration of a measured loop does.
 enum ScalingLoop: String, CaseIterable {
@@ -12,6 +14,21 @@ enum ScalingLoop: String, CaseIterable {
     case mixed
     /// Make a scope, resolve its scoped context and a transient handler, close it.
     case requestScope
+    /// Resolve every one of the random graph's 200 existing singletons once, each through its own
+    /// type: an existing singleton among many types, where `singleton` asks for one.
+    case randomGraphResolveAgain
+
+    /// How many services one iteration resolves, for a loop of many resolves of the same kind.
+    var resolvesPerIteration: Int? {
+        self == .randomGraphResolveAgain ? RandomGraph.nodeCount : nil
+    }
+
+    /// Nanoseconds per iteration, with the time per resolve for a loop of many resolves.
+    func describe(nanoseconds: Double) -> String {
+        let total = String(format: "%.1f", nanoseconds)
+        guard let resolves = resolvesPerIteration else { return total }
+        return total + String(format: " (%.1f per resolve)", nanoseconds / Double(resolves))
+    }
 }
 
 /// Who answers the loop's resolves.
@@ -21,10 +38,17 @@ enum ScalingLibrary: String, CaseIterable {
     /// caller owns what it gets, so every call retains and releases the one shared instance.
     case handwrittenReturned = "handwritten, returned"
     case graft
+    /// The random graph's singletons in a `[ObjectIdentifier: AnyObject]`, looked up by type and
+    /// cast back: only for `randomGraphResolveAgain`.
+    case dictionary
 
     /// Whether this library's loop differs from plain hand-written code for `loop`.
     func measures(_ loop: ScalingLoop) -> Bool {
-        self != .handwrittenReturned || loop == .singleton || loop == .mixed
+        switch self {
+        case .handwrittenReturned: loop == .singleton || loop == .mixed
+        case .dictionary: loop == .randomGraphResolveAgain
+        case .handwritten, .graft: true
+        }
     }
 
     /// One iteration of `loop`, ready to run from any thread; the container or composition is
@@ -40,9 +64,12 @@ enum ScalingLibrary: String, CaseIterable {
                     blackHole(root.handOutSettings())
                     blackHole(root.makeTransientGraph())
                 }
-            case .transient, .graph, .graphSingletonLeaf, .requestScope:
+            case .transient, .graph, .graphSingletonLeaf, .requestScope, .randomGraphResolveAgain:
                 return try ScalingLibrary.handwritten.step(for: loop)
             }
+        case .dictionary:
+            let graph = DictionaryRandomGraph()
+            return { graph.resolveEach() }
         case .handwritten:
             let root = HandWrittenComposition()
             blackHole(root.settings)
@@ -62,6 +89,9 @@ enum ScalingLibrary: String, CaseIterable {
                     blackHole(scope.requestContext())
                     blackHole(scope.makeHandler())
                 }
+            case .randomGraphResolveAgain:
+                let singletons = HandWrittenRandomGraphSingletons()
+                return { singletons.resolveEach() }
             }
         case .graft:
             let container = try GraftContainers.makeTransientGraph()
@@ -86,6 +116,12 @@ enum ScalingLibrary: String, CaseIterable {
                     blackHole(try? scope.resolve(RequestHandler.self))
                     try? scope.close()
                 }
+            case .randomGraphResolveAgain:
+                var builder = ContainerBuilder()
+                RandomGraph.register(in: &builder)
+                let graphContainer = try builder.build()
+                blackHole(try graphContainer.resolve(RandomGraph.Root.self))
+                return { try? RandomGraph.resolveEach(from: graphContainer) }
             }
         }
     }

@@ -89,7 +89,7 @@ enum Oversubscription {
                         "| \(loop.rawValue) | \(threads) | \(library.rawValue) | "
                             + "\(String(format: "%.0f", median(row.operationsPerSecond))) | "
                             + "\(isBaseline ? "" : spread(row.againstHandwritten)) | "
-                            + "\(String(format: "%.1f", median(row.cpuNanoseconds))) | "
+                            + "\(loop.describe(nanoseconds: median(row.cpuNanoseconds))) | "
                             + "\(isBaseline ? "" : spread(row.cpuAgainstHandwritten)) | "
                             + "\(String(format: "%.2f", median(row.slowestThreadShare))) |"
                     )

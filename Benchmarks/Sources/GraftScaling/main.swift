@@ -19,6 +19,8 @@ import Darwin
 //   graphSingletonLeaf: the same graph with D an existing singleton
 //   mixed:     the singleton, then the graph (the loop of the engine issue)
 //   requestScope: make a scope, resolve a scoped and a transient service, close it
+//   randomGraphResolveAgain: resolve each of the random graph's 200 existing singletons once,
+//              each through its own type (also a dictionary of them: library "dictionary")
 // Medians of `repeats` runs are printed as a Markdown table. Naming a loop (and a library)
 // runs only that one, for a profiler.
 //
@@ -40,7 +42,7 @@ guard (2...4).contains(arguments.count), let seconds = Double(arguments[0]), sec
     let repeats = Int(arguments[1]), (1...15).contains(repeats), threadCounts?.isEmpty != true
 else {
     let line =
-        "usage: graft-scaling <seconds (0-10]> <repeats 1-15> [singleton|transient|graph|graphSingletonLeaf|mixed|requestScope] [handwritten|graft|\"handwritten, returned\"] [--threads 2,8]\n"
+        "usage: graft-scaling <seconds (0-10]> <repeats 1-15> [singleton|transient|graph|graphSingletonLeaf|mixed|requestScope|randomGraphResolveAgain] [handwritten|graft|\"handwritten, returned\"|dictionary] [--threads 2,8]\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
     exit(2)
 }
@@ -74,7 +76,7 @@ for loop in loops {
             ratios.append(Double(two) / Double(max(one, 1)))
         }
         rows.append(
-            "| \(loop.rawValue) | \(library.rawValue) | \(String(format: "%.1f", median(nanoseconds))) | "
+            "| \(loop.rawValue) | \(library.rawValue) | \(loop.describe(nanoseconds: median(nanoseconds))) | "
                 + "\(String(format: "%.2f", median(ratios)))x |"
         )
     }

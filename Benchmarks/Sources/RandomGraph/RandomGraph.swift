@@ -6,4 +6,10 @@ public enum RandomGraph {
     public typealias Root = Node199
     public static let nodeCount = 200
     public static let dependencyCount = 1_783
+
+    /// Keeps a resolved node alive as far as the optimizer knows: every library's `resolveEach`
+    /// hands each node here, so they all pay the same call per resolve (the same trick as the
+    /// ordo-one harness's `blackHole`).
+    @inline(never) @_optimize(none)
+    public static func keep<Value>(_ value: Value) {}
 }
