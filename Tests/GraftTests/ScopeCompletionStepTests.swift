@@ -268,6 +268,48 @@ private final class CreationNames: ContainerObserver {
     }
 }
 
+/// A `Completable` needs no second line: its registration implies its completion step.
+@Suite struct CompletableRegistrationTests {
+    let log = EventLog()
+
+    /// Commits in `complete()`; has nothing to release, so keeps the default `dispose()`.
+    private final class Journal: Completable {
+        let log: EventLog
+        init(log: EventLog) { self.log = log }
+        func complete() async throws { log.append("flush") }
+    }
+
+    @Test func aCompletableCompletesInItsScopeWithNoOnComplete() async throws {
+        var builder = ContainerBuilder()
+        builder.register(Ledger.self, lifetime: .scoped) { [log] _ in Ledger("orders", log: log) }
+        builder.register(Journal.self, lifetime: .scoped) { [log] _ in Journal(log: log) }
+        try await builder.build().withScope { scope in
+            _ = try await scope.resolve(Ledger.self)
+            _ = try await scope.resolve(Journal.self)
+        }
+        #expect(log.entries == ["flush", "commit orders", "dispose orders"])
+    }
+
+    @Test func anExplicitStepReplacesTheImpliedOneAndRunsOnce() async throws {
+        var builder = ContainerBuilder()
+        builder.register(Ledger.self, lifetime: .scoped) { [log] _ in Ledger("orders", log: log) }
+        builder.onComplete(Ledger.self) { [log] _ in log.append("custom commit") }
+        builder.onComplete(Ledger.self)  // the Completable form, written out as before: once
+        try await builder.build().withScope { scope in _ = try await scope.resolve(Ledger.self) }
+        #expect(log.entries == ["custom commit", "commit orders", "dispose orders"])
+    }
+
+    @Test func aCompletableSingletonIsNotCompletedAndMakesNoError() async throws {
+        var builder = ContainerBuilder()
+        builder.register(Ledger.self, lifetime: .singleton) { [log] _ in Ledger("settings", log: log) }
+        let container = try await builder.build()
+        _ = try await container.resolve(Ledger.self)
+        try await container.withScope { scope in _ = try await scope.resolve(Ledger.self) }
+        try await container.shutdown()
+        #expect(log.entries == ["dispose settings"])
+    }
+}
+
 /// What a scope would end if it closed now: for the message of a request that overran.
 @Suite struct ScopeHoldingsTests {
     @Test func aScopeNamesWhatItWouldDisposeNewestFirstThenWhatItHasNotCompleted() async throws {
@@ -281,7 +323,10 @@ private final class CreationNames: ContainerObserver {
         _ = try await scope.resolve(Ledger.self, name: "orders")
         _ = try await scope.resolve(Ledger.self, name: "stock")
         #expect(
-            scope.servicesHeld == [#"Ledger["stock"]"#, #"Ledger["orders"]"#, #"Ledger["orders"] (not completed)"#]
+            scope.servicesHeld == [
+                #"Ledger["stock"]"#, #"Ledger["orders"]"#,
+                #"Ledger["stock"] (not completed)"#, #"Ledger["orders"] (not completed)"#,
+            ]
         )
         try await scope.complete()
         #expect(scope.servicesHeld == [#"Ledger["stock"]"#, #"Ledger["orders"]"#])

@@ -31,14 +31,7 @@ extension ContainerBuilder {
         line: Int = #line,
         _ complete: @escaping @Sendable (Service) async throws -> Void
     ) {
-        let step = CompletionStep(
-            complete: { instance in
-                // The engine hands each step an instance of the registration it was added to.
-                guard let service = instance as? Service else { return }
-                try await complete(service)
-            },
-            source: "\(fileID):\(line)"
-        )
+        let step = CompletionStep.completing(Service.self, addedAt: "\(fileID):\(line)", complete)
         addHook(
             to: ServiceKey(type, name: name),
             "onComplete",
@@ -72,5 +65,28 @@ extension ContainerBuilder {
         line: Int = #line
     ) {
         onComplete(type, name: name, fileID: fileID, line: line) { instance in try await instance.complete() }
+    }
+}
+
+extension CompletionStep {
+    /// The step that runs `complete` on each instance of `Service`; by default, the instance's
+    /// own ``Completable/complete()``.
+    static func completing<Service: Sendable>(
+        _ type: Service.Type,
+        addedAt source: String,
+        _ complete: @escaping @Sendable (Service) async throws -> Void
+    ) -> CompletionStep {
+        CompletionStep(
+            complete: { instance in
+                // The engine hands each step an instance of the registration it was added to.
+                guard let service = instance as? Service else { return }
+                try await complete(service)
+            },
+            source: source
+        )
+    }
+
+    static func completing<Service: Completable>(_ type: Service.Type, addedAt source: String) -> CompletionStep {
+        completing(type, addedAt: source) { instance in try await instance.complete() }
     }
 }

@@ -96,8 +96,15 @@ struct Registration: Sendable {
         self.dependencies = dependencies
     }
 
-    /// Adds `activation` after the other hooks.
+    /// Adds `activation` after the other hooks; an explicit completion step replaces the one a
+    /// ``Completable`` service's registration implies.
     mutating func add(_ activation: Activation) {
+        if let step = activation.completion, !step.isImplied {
+            extras.removeAll { extra in
+                guard case .activation(let existing) = extra else { return false }
+                return existing.completion?.isImplied == true
+            }
+        }
         extras.append(.activation(activation))
     }
 }
@@ -151,6 +158,10 @@ struct CompletionStep: Sendable {
     let complete: @Sendable (any Sendable) async throws -> Void
     /// Where the step was added, for messages.
     let source: String
+    /// Whether the step is the one a ``Completable`` service's registration implies, rather than
+    /// one `onComplete` added: an explicit step replaces it, and an instance made outside any
+    /// scope skips it (no scope could run it) instead of failing.
+    var isImplied = false
 
     /// The steps of one registration as one: each runs in the order it was added.
     static func combining(_ steps: [CompletionStep]) -> CompletionStep? {
@@ -160,7 +171,8 @@ struct CompletionStep: Sendable {
             complete: { instance in
                 for step in steps { try await step.complete(instance) }
             },
-            source: first.source
+            source: first.source,
+            isImplied: steps.allSatisfy(\.isImplied)
         )
     }
 }

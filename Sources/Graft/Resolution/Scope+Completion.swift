@@ -63,7 +63,11 @@ extension Scope {
     ///   was made outside any scope, where no completion step could complete it; with code
     ///   ``GraftError/Code/closed`` when the scope closed meanwhile.
     func enlist(_ step: CompletionStep, of instance: any Sendable, key: ServiceKey) throws(GraftError) {
-        guard !isRoot else { throw Self.madeOutsideAScope(key, step) }
+        guard !isRoot else {
+            // A `Completable` made outside any scope (a singleton) was not asked to complete.
+            if step.isImplied { return }
+            throw Self.madeOutsideAScope(key, step)
+        }
         let pending = PendingCompletion(service: key) { try await step.complete(instance) }
         try withState { state throws(GraftError) in
             guard !isClosed else { throw Self.closedBeforeCompleting }
