@@ -308,8 +308,36 @@ private func sessionBuilder(made: Counter? = nil) -> ContainerBuilder {
         let container = try sessionBuilder().build()
         #expect(container.exportGraph(as: .dot).contains("Cart\\n.scoped(in: Session)"))
         #expect(container.exportGraph(as: .mermaid).contains("Cart<br/>.scoped(in: Session)"))
-        #expect(TaggedLifetime.scoped(in: Session.self).description == ".scoped(in: Session)")
-        #expect(TaggedLifetime.scoped(in: Session.self) != .scoped(in: Tenant.self))
+        #expect(Lifetime.scoped(in: Session.self).description == ".scoped(in: Session)")
+        #expect(Lifetime.scoped(in: Session.self) != .scoped(in: Tenant.self))
+        #expect(Lifetime.scoped(in: Session.self) != .scoped)
+        #expect(Lifetime.scoped(in: Session.self).name == "scoped")
+    }
+
+    /// `.scoped(in:)` is a `Lifetime` like the others: a helper that takes one passes it on.
+    @Test func aHelperTakingALifetimeCanPassATaggedOne() throws {
+        func registerCart(_ lifetime: Lifetime, in builder: inout ContainerBuilder) {
+            builder.register(Cart.self, lifetime: lifetime) { _ in Cart() }
+        }
+        var builder = ContainerBuilder()
+        registerCart(.scoped(in: Session.self), in: &builder)
+        let container = try builder.build()
+        let session = container.makeScope(tagged: Session.self)
+        let cart = try session.makeScope().resolve(Cart.self)
+        #expect(try session.makeScope().resolve(Cart.self) === cart)
+        try container.shutdown()
+    }
+
+    @Test func observersSeeTheTag() throws {
+        let lifetimes = Guarded([Lifetime]())
+        var builder = ContainerBuilder()
+        builder.addObserver(ClosureObserver(didCreate: { event in lifetimes.withLock { $0.append(event.lifetime) } }))
+        builder.register(Cart.self, lifetime: .scoped(in: Session.self)) { _ in Cart() }
+        let container = try builder.build()
+        _ = try container.makeScope(tagged: Session.self).resolve(Cart.self)
+        #expect(lifetimes.withLock { $0 } == [.scoped(in: Session.self)])
+        #expect(lifetimes.withLock { $0 }.map(\.description) == [".scoped(in: Session)"])
+        try container.shutdown()
     }
 }
 

@@ -54,7 +54,7 @@ struct LifecyclePlan: Sendable {
     }
 
     /// A hook runs once per container, so only what the root container keeps can have one.
-    static func canHaveHooks(_ lifetime: Lifetime) -> Bool {
+    static func canHaveHooks(_ lifetime: Lifetime.Kind) -> Bool {
         lifetime == .singleton || lifetime == .eagerSingleton
     }
 

@@ -67,8 +67,8 @@ public struct Replacement: Sendable, Hashable, CustomStringConvertible {
         service = replaced.key.description
         replacedAt = replaced.source.description
         replacementAt = replacement.source.description
-        replacedLifetime = replaced.lifetime
-        replacementLifetime = replacement.lifetime
+        replacedLifetime = replaced.publicLifetime
+        replacementLifetime = replacement.publicLifetime
         involvesAlias = replaced.kind == .alias || replacement.kind == .alias
         replacedLabel = replaced.lifetimeLabel
         replacementLabel = replacement.lifetimeLabel

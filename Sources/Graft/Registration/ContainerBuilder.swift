@@ -33,10 +33,6 @@ public struct ContainerBuilder: Sendable {
     var observers: [any ContainerObserver] = []
     /// Start hooks, stop hooks and `run()`s, in the order they were added (see `Lifecycle/`).
     var lifecycleHooks: [LifecycleHook] = []
-    /// Set while a `.scoped(in:)` registration is added: its tag (see
-    /// `ContainerBuilder+TaggedScopes.swift`).
-    var addingScopeTag: ScopeTagID?
-
     /// Receives errors nobody else can: disposal failures while `withScope`'s body had already
     /// thrown its own error, and a scope closed with work whose completion step never ran
     /// (``GraftError/Code/notCompleted``). Writes them to standard error unless you set it.
@@ -81,8 +77,8 @@ public struct ContainerBuilder: Sendable {
             Registration(
                 type,
                 name: name,
-                lifetime: lifetime,
-                scopeTag: addingScopeTag,
+                lifetime: lifetime.kind,
+                scopeTag: lifetime.tag,
                 recipe: recipe,
                 dependencies: dependencies,
                 fileID: fileID,

@@ -14,10 +14,13 @@
 /// builder.register(PitStopOrder.self, lifetime: .scoped, using: PitStopOrder.init(car:))
 /// ```
 ///
-/// One more lifetime is not a case here: `.scoped(in: Session.self)`, one instance per scope
-/// tagged `Session`, shared by every scope made under it (see ``TaggedLifetime`` and
-/// ``ScopeTag``).
-public enum Lifetime: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+/// `.scoped(in: Session.self)` is one instance per scope tagged `Session`, shared by every scope
+/// made under it (see ``ScopeTag``):
+///
+/// ```swift
+/// builder.register(Subscriptions.self, lifetime: .scoped(in: Connection.self), using: Subscriptions.init)
+/// ```
+public enum Lifetime: Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// A new instance for every resolve; the default.
     case transient
     /// One instance for the root container, created on first resolve.
@@ -30,7 +33,72 @@ public enum Lifetime: String, Hashable, Sendable, CaseIterable, CustomStringConv
     case graph
     /// The live instance while anything else holds it; a new one once it is gone.
     case weak
+    /// One instance per scope with the tag, shared by every scope made under it: spelled
+    /// ``scoped(in:)``.
+    case scopedInTag(ScopeTagID)
 
-    /// The lifetime as code spells it: `.singleton`.
-    public var description: String { ".\(rawValue)" }
+    /// One instance per scope tagged `tag`, shared by every scope made under it; resolving it
+    /// where no enclosing scope has the tag is an error.
+    ///
+    /// - Parameter tag: The tag of the scopes that share an instance.
+    /// - Returns: The lifetime `.scoped(in: tag)`.
+    public static func scoped<Tag: ScopeTag>(in tag: Tag.Type) -> Lifetime {
+        .scopedInTag(ScopeTagID(tag))
+    }
+
+    /// The lifetimes without a tag, in order of declaration.
+    public static let allCases: [Lifetime] = [.transient, .singleton, .eagerSingleton, .scoped, .graph, .weak]
+
+    /// The lifetime's name without its tag: `singleton`, and `scoped` for `.scoped(in: Session)`.
+    /// For metrics labels and other places a tag would make too many values.
+    public var name: String { kind.name }
+
+    /// The lifetime as code spells it: `.singleton`, `.scoped(in: Session)`.
+    public var description: String {
+        guard case .scopedInTag(let tag) = self else { return ".\(name)" }
+        return ".scoped(in: \(tag))"
+    }
+
+    /// The lifetime as the engine keeps it, in one byte: a tagged one is `.scoped`, its tag kept
+    /// beside it (see ``tag``), so that a registration of a plain lifetime pays nothing for tags.
+    var kind: Kind {
+        switch self {
+        case .transient: .transient
+        case .singleton: .singleton
+        case .eagerSingleton: .eagerSingleton
+        case .scoped, .scopedInTag: .scoped
+        case .graph: .graph
+        case .weak: .weak
+        }
+    }
+
+    /// The tag of a `.scoped(in:)` lifetime; `nil` for the others.
+    var tag: ScopeTagID? {
+        guard case .scopedInTag(let tag) = self else { return nil }
+        return tag
+    }
+
+    /// The lifetime of `kind`, tagged `tag` when it has one.
+    init(_ kind: Kind, tag: ScopeTagID?) {
+        switch (kind, tag) {
+        case (.scoped, let tag?): self = .scopedInTag(tag)
+        case (.transient, _): self = .transient
+        case (.singleton, _): self = .singleton
+        case (.eagerSingleton, _): self = .eagerSingleton
+        case (.scoped, nil): self = .scoped
+        case (.graph, _): self = .graph
+        case (.weak, _): self = .weak
+        }
+    }
+
+    /// A lifetime without its tag, as registrations and entries store it.
+    @usableFromInline
+    enum Kind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+        case transient, singleton, eagerSingleton, scoped, graph, weak
+
+        var name: String { rawValue }
+
+        /// As code spells it: `.singleton`.
+        @usableFromInline var description: String { ".\(rawValue)" }
+    }
 }

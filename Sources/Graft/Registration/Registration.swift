@@ -17,7 +17,7 @@ struct Registration: Sendable {
     private(set) var extras: [Extra]
     /// How the instance is made.
     let recipe: Recipe
-    let lifetime: Lifetime
+    let lifetime: Lifetime.Kind
     /// The line of ``source``.
     let line: Int32
     /// The dependencies known before anything runs, in parameter order.
@@ -29,7 +29,7 @@ struct Registration: Sendable {
     init<Service: Sendable>(
         _ type: Service.Type,
         name: String?,
-        lifetime: Lifetime,
+        lifetime: Lifetime.Kind,
         scopeTag: ScopeTagID? = nil,
         recipe: Recipe,
         dependencies: [DeclaredDependency] = [],
@@ -83,9 +83,12 @@ struct Registration: Sendable {
         }
     }
 
+    /// The lifetime as users spell it, with its tag: `.scoped(in: Session)`.
+    var publicLifetime: Lifetime { Lifetime(lifetime, tag: scopeTag) }
+
     /// The lifetime as code spells it, with its tag: `.scoped(in: Session)`.
     var lifetimeLabel: String {
-        scopeTag.map { TaggedLifetime(tag: $0).description } ?? lifetime.description
+        publicLifetime.description
     }
 
     /// Where the registration was made, for messages.

@@ -24,7 +24,7 @@ extension ContainerCore {
                 "captive dependency: \(holder.key) (\(holder.lifetime)) resolved \(entry.key) (.scoped) while being created",
                 service: holder.key.description,
                 hints: [
-                    Lifetime.outlives(holder.lifetime, .scoped)
+                    Lifetime.Kind.outlives(holder.lifetime, .scoped)
                         + (isScopeValue
                             ? "; \(entry.key.typeName) is a scope value, so make \(holder.key.typeName) .scoped"
                             : "; make \(holder.key.typeName) .scoped, or make \(entry.key.typeName) live as long")

@@ -28,7 +28,7 @@ extension ContainerCore {
         _ state: borrowing ResolveState,
         awaiting: Bool
     ) -> GraftError {
-        let lifetime = TaggedLifetime(tag: tag)
+        let lifetime = Lifetime.scopedInTag(tag)
         if state.scope.isRoot, state.singleton >= 0 {
             let holder = table.entries[state.singleton]
             return GraftError(
@@ -37,7 +37,7 @@ extension ContainerCore {
                     + "while being created",
                 service: holder.key.description,
                 hints: [
-                    Lifetime.outlives(holder.lifetime, holder.lifetime.description, lifetime.description)
+                    Lifetime.Kind.outlives(holder.lifetime, holder.lifetime.description, lifetime.description)
                         + "; make \(holder.key.typeName) \(lifetime), or make \(entry.key.typeName) live as long"
                 ]
             )

@@ -7,7 +7,7 @@ final class Entry: Sendable {
     @usableFromInline let key: ServiceKey
     /// Position in the table, which is registration order.
     @usableFromInline let index: Int
-    @usableFromInline let lifetime: Lifetime
+    @usableFromInline let lifetime: Lifetime.Kind
     /// The tag of the scope a `.scoped(in:)` instance is shared in; `nil` otherwise.
     let scopeTag: ScopeTagID?
     /// How the instance is made, as the graph checks and the engine's choices see it.
@@ -85,7 +85,7 @@ final class Entry: Sendable {
     /// them would be copied field by field and then destroyed.
     init(
         key: ServiceKey,
-        lifetime: Lifetime,
+        lifetime: Lifetime.Kind,
         scopeTag: ScopeTagID?,
         kind: FactoryKind,
         build: @escaping Recipe.Build,

@@ -26,7 +26,7 @@ enum InstanceStore: Sendable {
     case weakTable
 }
 
-extension Lifetime {
+extension Lifetime.Kind {
     /// Where instances of this lifetime are kept.
     var store: InstanceStore {
         switch self {

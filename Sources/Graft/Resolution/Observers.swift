@@ -91,7 +91,7 @@ extension ContainerCore {
         observers.didCreate(
             CreationEvent(
                 service: entry.observedName,
-                lifetime: entry.lifetime,
+                lifetime: Lifetime(entry.lifetime, tag: entry.scopeTag),
                 start: start,
                 duration: duration,
                 owner: scope.isRoot ? .container : .scope(ObjectIdentifier(scope))

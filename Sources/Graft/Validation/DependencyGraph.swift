@@ -172,7 +172,7 @@ struct DependencyGraph: Sendable {
 
     func key(_ node: Int) -> ServiceKey { registrations[node].key }
 
-    func lifetime(_ node: Int) -> Lifetime { registrations[node].lifetime }
+    func lifetime(_ node: Int) -> Lifetime.Kind { registrations[node].lifetime }
 
     /// The lifetime as messages and pictures spell it: `.scoped(in: Session)` for a tagged one.
     func lifetimeLabel(_ node: Int) -> String { registrations[node].lifetimeLabel }

@@ -53,12 +53,12 @@ struct GraphRenderer {
         return "\(key.typeName)\(name)\\n\(lifetime)\(note)"
     }
 
-    private static let colours: [Lifetime: String] = [
+    private static let colours: [Lifetime.Kind: String] = [
         .transient: "#e8f1fb", .singleton: "#fde9c9", .eagerSingleton: "#f9d38f",
         .scoped: "#dff3df", .graph: "#efe3f7", .weak: "#eeeeee",
     ]
 
-    private static let shapes: [Lifetime: String] = [
+    private static let shapes: [Lifetime.Kind: String] = [
         .transient: "box", .singleton: "box3d", .eagerSingleton: "box3d",
         .scoped: "component", .graph: "hexagon", .weak: "note",
     ]
@@ -98,7 +98,7 @@ struct GraphRenderer {
     private func mermaid() -> String {
         let troubled = troubled
         var lines = ["flowchart LR"]
-        for lifetime in Lifetime.allCases {
+        for lifetime in Lifetime.Kind.allCases {
             lines.append("  classDef \(lifetime.rawValue) fill:\(Self.colours[lifetime] ?? "#ffffff")")
         }
         lines.append("  classDef problem stroke:#d00,stroke-width:3px")

@@ -222,7 +222,7 @@ struct GraphValidator {
     }
 
     private func holdingRank(_ node: Int) -> Int {
-        graph.lifetime(node) == .weak ? Lifetime.singleton.rank * 10 : rank(node)
+        graph.lifetime(node) == .weak ? Lifetime.Kind.singleton.rank * 10 : rank(node)
     }
 
     /// For each transient, the shortest-lived non-transient it reaches through transients.
@@ -299,7 +299,7 @@ struct GraphValidator {
             service: holderKey.description,
             path: path.map { graph.key($0).description },
             hints: [
-                Lifetime.outlives(graph.lifetime(holder), holderLifetime, captiveLifetime)
+                Lifetime.Kind.outlives(graph.lifetime(holder), holderLifetime, captiveLifetime)
                     + (graph.registrations[captive].kind == .scopeValue
                         ? "; \(captiveKey.typeName) is a scope value, given to each scope, so make "
                             + "\(holderKey.typeName) .scoped or shorter-lived"

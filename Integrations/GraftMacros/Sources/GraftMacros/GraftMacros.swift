@@ -27,17 +27,7 @@
 public macro Injectable(_ lifetime: Lifetime = .transient, as aliases: any Any.Type...) =
     #externalMacro(module: "GraftMacrosPlugin", type: "InjectableMacro")
 
-/// Registers a class, struct or actor from its own declaration, shared within the nearest
-/// enclosing scope with a tag: `@Injectable(.scoped(in: Session.self))`.
-///
-/// - Parameters:
-///   - lifetime: `.scoped(in: Tag.self)`.
-///   - aliases: The other types the registration answers for, with the same instance.
-@attached(extension, conformances: Injectable, names: named(register), arbitrary)
-public macro Injectable(_ lifetime: TaggedLifetime, as aliases: any Any.Type...) =
-    #externalMacro(module: "GraftMacrosPlugin", type: "InjectableMacro")
-
-/// Marks the initializer ``Injectable(_:as:)-wy9r`` calls, when a type has several.
+/// Marks the initializer ``Injectable(_:as:)`` calls, when a type has several.
 ///
 /// ```swift
 /// @Injectable

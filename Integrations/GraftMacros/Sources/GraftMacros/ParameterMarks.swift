@@ -1,4 +1,4 @@
-/// Marks an initializer parameter of an ``Injectable(_:as:)-wy9r`` type as the named registration of
+/// Marks an initializer parameter of an ``Injectable(_:as:)`` type as the named registration of
 /// its type.
 ///
 /// ```swift
@@ -36,7 +36,7 @@ public struct Named<Value> {
     }
 }
 
-/// Marks an initializer parameter of an ``Injectable(_:as:)-wy9r`` type as a runtime argument: the
+/// Marks an initializer parameter of an ``Injectable(_:as:)`` type as a runtime argument: the
 /// caller passes it (`resolve(_:arguments:)`, an injected `Factory`), the container supplies the
 /// rest.
 ///

@@ -36,7 +36,7 @@ public struct LoggingObserver: ContainerObserver {
             "made \(event.service)",
             metadata: [
                 "service": "\(event.service)",
-                "lifetime": "\(event.lifetime.rawValue)",
+                "lifetime": "\(event.lifetime.name)",
                 "duration": "\(milliseconds(event.duration))",
                 "scope": "\(scope(event.owner))",
             ]

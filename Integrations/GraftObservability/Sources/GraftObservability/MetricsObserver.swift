@@ -96,7 +96,7 @@ public final class MetricsObserver: ContainerObserver {
         let key = Key(service: event.service, lifetime: event.lifetime)
         let handles = handles.withLock { handles in
             if let existing = handles[key] { return existing }
-            let dimensions = dimensions + [("service", event.service), ("lifetime", event.lifetime.rawValue)]
+            let dimensions = dimensions + [("service", event.service), ("lifetime", event.lifetime.name)]
             let made = Handles(
                 creations: Counter(label: labels.creations, dimensions: dimensions, factory: factory),
                 duration: Metrics.Timer(label: labels.creationDuration, dimensions: dimensions, factory: factory)

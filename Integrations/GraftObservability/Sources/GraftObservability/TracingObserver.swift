@@ -47,7 +47,7 @@ public struct TracingObserver: ContainerObserver {
             line: #line
         )
         span.attributes["graft.service"] = event.service
-        span.attributes["graft.lifetime"] = event.lifetime.rawValue
+        span.attributes["graft.lifetime"] = event.lifetime.name
         span.attributes["graft.scope"] = scope(event.owner)
         span.end(at: end)
     }
