@@ -48,7 +48,7 @@ struct ChildOverlay {
         for item in reached {
             var dependencies: [DeclaredDependency] = []
             // A transient's proxy mirrors its dependencies, for the captive check to see through.
-            if tables[item.level].graph.lifetime(item.node) == .transient {
+            if tables[item.level].graph.lifetime(item.node).isMadePerResolve {
                 dependencies = Self.mirroredDependencies(of: item, in: tables[item.level].graph, among: reached)
                 mirrorsDependencies = mirrorsDependencies || !dependencies.isEmpty
             }
@@ -150,7 +150,7 @@ struct ChildOverlay {
             }
         }
         while let item = work.popLast() {
-            guard tables[item.level].graph.lifetime(item.node) == .transient else { continue }
+            guard tables[item.level].graph.lifetime(item.node).isMadePerResolve else { continue }
             for target in targets(of: item.node, in: tables[item.level].graph) {
                 reach(tables[item.level].graph.key(target).id, from: item.level)
             }

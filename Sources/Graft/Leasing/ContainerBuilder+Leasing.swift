@@ -70,7 +70,7 @@ extension ContainerBuilder {
             ) async throws -> Void
     ) {
         let key = ServiceKey(type, name: name)
-        if lifetime != .scoped {
+        if !lifetime.kind.isKeptPerScope || lifetime.tag != nil {
             problems.append(LeaseErrors.notScoped(key, lifetime, at: "\(fileID):\(line)"))
         }
         let recipe = Recipe(.lease) { construction in

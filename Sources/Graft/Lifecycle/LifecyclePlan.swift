@@ -55,7 +55,7 @@ struct LifecyclePlan: Sendable {
 
     /// A hook runs once per container, so only what the root container keeps can have one.
     static func canHaveHooks(_ lifetime: Lifetime.Kind) -> Bool {
-        lifetime == .singleton || lifetime == .eagerSingleton
+        lifetime.isKeptByTheContainer
     }
 
     /// `roots` and everything they reach, each after what it reaches (every edge counts, `Lazy`

@@ -3,7 +3,7 @@ extension ContainerCore {
     /// Creates every `.eagerSingleton`, shadowed ones too; returns what failed.
     func createEagerSingletons() -> [GraftError] {
         var failures: [GraftError] = []
-        for index in table.registrations.indices where table.registrations[index].lifetime == .eagerSingleton {
+        for index in table.registrations.indices where table.registrations[index].lifetime.isMadeAtBuild {
             let entry = table.entries[index]
             var state = ResolveState(scope: root)
             do {
@@ -18,7 +18,7 @@ extension ContainerCore {
     /// Creates every `.eagerSingleton`, awaiting those that need it; returns what failed.
     func createEagerSingletons() async -> [GraftError] {
         var failures: [GraftError] = []
-        for index in table.registrations.indices where table.registrations[index].lifetime == .eagerSingleton {
+        for index in table.registrations.indices where table.registrations[index].lifetime.isMadeAtBuild {
             let entry = table.entries[index]
             var state = ResolveState(scope: root)
             do {

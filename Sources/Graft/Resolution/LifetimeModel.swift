@@ -11,34 +11,8 @@
 /// | `.weak` | the weak table | nobody (never disposed) | the table, held weakly |
 ///
 /// The synchronous and the asynchronous resolve paths both ask ``ContainerCore/placement(of:_:as:)``
-/// and differ only in whether they await the construction it asks for. No other code switches
-/// over lifetimes to decide how to resolve.
-enum InstanceStore: Sendable {
-    /// Not kept: a new instance every resolve.
-    case none
-    /// Kept by the top-level resolve call, shared by everything it creates.
-    case call
-    /// One slot of the root container.
-    case rootSlot
-    /// One slot of each scope.
-    case scopeSlot
-    /// Held weakly by the root container while anything else holds it.
-    case weakTable
-}
-
-extension Lifetime.Kind {
-    /// Where instances of this lifetime are kept.
-    var store: InstanceStore {
-        switch self {
-        case .transient: .none
-        case .graph: .call
-        case .singleton, .eagerSingleton: .rootSlot
-        case .scoped: .scopeSlot
-        case .weak: .weakTable
-        }
-    }
-}
-
+/// and differ only in whether they await the construction it asks for. Where each lifetime's
+/// instances are kept is the lifetime table's to say (`Registration/Lifetime+Table.swift`).
 /// What a resolve must do for one entry, as its lifetime decides.
 enum Placement {
     /// The instance exists: hand it out.

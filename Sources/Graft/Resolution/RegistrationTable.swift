@@ -39,7 +39,7 @@ final class RegistrationTable: Sendable {
         self.requirements = requirements
         self.problemReporter = problemReporter
         self.cells = LazyCells(count: graph.count)
-        self.hasGraphLifetime = graph.registrations.indices.contains { graph.registrations[$0].lifetime == .graph }
+        self.hasGraphLifetime = graph.registrations.indices.contains { graph.registrations[$0].lifetime.store == .call }
         self.scopeValueSlots = graph.registrations.indices.filter { graph.registrations[$0].kind == .scopeValue }
     }
 

@@ -26,7 +26,7 @@ extension GraphValidator {
 
     private func sharedLifetimeProblem(_ node: Int) -> GraftError? {
         let lifetime = graph.lifetime(node)
-        guard lifetime != .transient else { return nil }
+        guard !lifetime.isMadePerResolve else { return nil }
         let key = graph.key(node)
         return GraftError(
             .runtimeArguments,

@@ -193,7 +193,7 @@ struct GraphValidator {
     }
 
     private func passesThrough(_ node: Int) -> Bool {
-        graph.lifetime(node) == .transient
+        graph.lifetime(node).isMadePerResolve
     }
 
     private func own(_ node: Int) -> Reach? {
@@ -214,7 +214,7 @@ struct GraphValidator {
 
     private func rank(_ node: Int) -> Int {
         let lifetime = graph.lifetime(node)
-        guard lifetime == .scoped else { return lifetime.rank * 10 }
+        guard lifetime.isKeptPerScope else { return lifetime.rank * 10 }
         if graph.registrations[node].scopeTag != nil || graph.registrations[node].kind == .scopeValue {
             return Self.taggedRank
         }
@@ -222,7 +222,9 @@ struct GraphValidator {
     }
 
     private func holdingRank(_ node: Int) -> Int {
-        graph.lifetime(node) == .weak ? Lifetime.Kind.singleton.rank * 10 : rank(node)
+        let lifetime = graph.lifetime(node)
+        // Kept longer than its own lifetime says (a `.weak` one): ranked as what keeps it.
+        return lifetime.holdingRank > lifetime.rank ? lifetime.holdingRank * 10 : rank(node)
     }
 
     /// For each transient, the shortest-lived non-transient it reaches through transients.
@@ -311,7 +313,7 @@ struct GraphValidator {
 
     private func eagerSingletonsNeedingAwait() -> [GraftError] {
         (0..<graph.count).compactMap { node in
-            guard graph.lifetime(node) == .eagerSingleton, let cause = graph.asyncCause(node) else { return nil }
+            guard graph.lifetime(node).isMadeAtBuild, let cause = graph.asyncCause(node) else { return nil }
             let key = graph.key(node)
             let leased = graph.registrations[cause].kind == .lease
             let reason =
