@@ -39,6 +39,10 @@ struct WebSocketOpening<Tag: ScopeTag>: Sendable {
             try? await socket.close(code: error.code == .closed ? .goingAway : .unexpectedServerError).get()
             return
         }
+        guard !scope.isClosed else {  // a scope without values, made while the container shuts down
+            try? await socket.close(code: .goingAway).get()
+            return
+        }
         let session = WebSocketSession(
             socket: socket,
             scope: scope,
