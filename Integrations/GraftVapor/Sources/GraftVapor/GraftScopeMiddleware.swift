@@ -2,11 +2,13 @@ public import Graft
 public import Vapor
 
 /// Gives every request its own Graft `Scope`, completes it before the response and closes it
-/// exactly once.
+/// exactly once; a request that outlives its deadline is cancelled and answered `503`.
 ///
-/// ``Vapor/Application/Graft/install(_:)`` adds it for you; add it by hand only to scope part
-/// of the routes (a route group's `grouped(_:)`). Added by hand, it does not shut the container
-/// down: call the container's `shutdown()` yourself when the application stops.
+/// ``Vapor/Application/Graft/install(_:requestDeadline:)`` adds it for you; add it by hand only
+/// to scope part of the routes (a route group's `grouped(_:)`), or to make the requests of a
+/// group under a tenant's scope (``init(container:under:deadline:)``). Added by hand, it does not
+/// shut the container down: call the container's `shutdown()` yourself when the application
+/// stops.
 ///
 /// ```swift
 /// let api = app.grouped(GraftScopeMiddleware(container: container))
@@ -20,10 +22,17 @@ public import Vapor
 ///   `Completable`) before the response is returned: a unit of work commits there, and a failure
 ///   turns the response into `500 Internal Server Error`. Vapor does not let a middleware see the
 ///   end of a streamed body, so for one the step runs before the stream starts.
+/// - **Deadline.** The handler and the completion step have ``deadline`` (30 seconds unless you
+///   say otherwise) to produce the response. Past it, the handler's task is cancelled, the scope
+///   fails and closes (a registered `RequestOutcome` is marked failed, leased connections go
+///   back), an `error` line names the request and what its scope still held, and the client is
+///   answered `503 Service Unavailable` at once, even when the handler ignores cancellation.
+///   A streamed body's own writing is not bounded by it.
 /// - **Errors.** Every error that escapes the request, other than an `AbortError` the handler
 ///   chose, is logged at `error` level with the request's logger (which carries its
-///   `request-id`), with the whole message: a `GraftError`'s path and hints. It reaches the
-///   client as an `Abort(.internalServerError)`, which does not show it.
+///   `request-id`, and here its `http.request.method` and `http.route` too), with the whole
+///   message: a `GraftError`'s path and hints, and the `String(reflecting:)` detail of the error
+///   underneath. It reaches the client as an `Abort(.internalServerError)`, which does not show it.
 /// - **Closing.** The scope closes when the handler throws, as soon as the response is ready
 ///   when its body is in memory, and for a streaming body when the stream lets go of the
 ///   request: a stream that captures `req` sees its scope open until it ends. A registered
@@ -34,24 +43,65 @@ public import Vapor
 /// GraftHummingbird's `RequestScopeMiddleware` behaves the same way: both are built on Graft's
 /// `RequestScopes`.
 public struct GraftScopeMiddleware: AsyncMiddleware {
+    /// The deadline a request has unless you give another: 30 seconds.
+    ///
+    /// Long enough for any request a person waits on (load balancers and browsers commonly give
+    /// up after 30 to 60 seconds), short enough that a request stuck on a lost database
+    /// connection gives its connection back and its client an answer long before anyone
+    /// restarts the server.
+    public static let defaultDeadline: Duration = .seconds(30)
+
     /// The container each request's scope is made from.
     ///
     /// When the builder called
     /// ``Graft/ContainerBuilder/registerRequestValues(fileID:line:)``, each scope is given the
-    /// request's ``RequestID`` and `Logger`.
+    /// request's ``RequestID``, `Logger` and event loop.
     public let container: Container
+
+    /// How long a request's handler and completion step may take before the request is cancelled
+    /// and answered `503 Service Unavailable`; `nil` for no deadline.
+    public let deadline: Duration?
+
     private let scopes: RequestScopes
+    private let values: RequestValueSet
 
     /// Creates the middleware.
     ///
-    /// - Parameter container: The container each request's scope is made from.
-    public init(container: Container) {
+    /// - Parameters:
+    ///   - container: The container each request's scope is made from.
+    ///   - deadline: How long a request may take; `nil` for no deadline.
+    public init(container: Container, deadline: Duration? = Self.defaultDeadline) {
         self.container = container
+        self.deadline = deadline
         self.scopes = RequestScopes(container, values: RequestID.self)
+        self.values = RequestValueSet(container)
     }
 
-    /// Opens the request's scope, runs the rest of the chain, completes the scope and closes it
-    /// when it is done.
+    /// Creates the middleware for requests whose scopes are made under `parent`, a tenant's or a
+    /// session's scope: each request sees the instances `parent` shares (its `.scoped(in:)`
+    /// services) and the values it was given, and closes before it.
+    ///
+    /// ```swift
+    /// let acme = try container.makeScope(tagged: Tenant.self, providing: TenantID("acme"))
+    /// let tenant = app.grouped("acme").grouped(GraftScopeMiddleware(container: container, under: acme))
+    /// ```
+    ///
+    /// Close `parent` yourself once no request can reach the group any more (the container's
+    /// shutdown closes it otherwise).
+    ///
+    /// - Parameters:
+    ///   - container: The container `parent` was made from.
+    ///   - parent: The scope each request's scope is made under.
+    ///   - deadline: How long a request may take; `nil` for no deadline.
+    public init(container: Container, under parent: Scope, deadline: Duration? = Self.defaultDeadline) {
+        self.container = container
+        self.deadline = deadline
+        self.scopes = RequestScopes(container, under: parent, values: RequestID.self)
+        self.values = RequestValueSet(container)
+    }
+
+    /// Opens the request's scope, runs the rest of the chain within the deadline, completes the
+    /// scope and closes it when it is done.
     ///
     /// Vapor calls this; you do not.
     ///
@@ -60,38 +110,81 @@ public struct GraftScopeMiddleware: AsyncMiddleware {
     ///   - next: The rest of the middleware chain and the route handler.
     /// - Returns: The response of `next`, once the scope's completion step succeeded.
     /// - Throws: An `AbortError` the handler threw, unchanged; `Abort(.serviceUnavailable)`
-    ///   while the container shuts down; `Abort(.internalServerError)` for any other error (which
-    ///   is logged) and when the completion step fails.
+    ///   while the container shuts down and when the deadline passed; `Abort(.internalServerError)`
+    ///   for any other error (which is logged) and when the completion step fails.
     public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        let logger = request.logger
         let lease: RequestScopeLease
         do {
-            lease = try scopes.open(providing: RequestID(request.id), logger) { logger.error("\($0)") }
+            lease = try values.open(scopes, RequestID(request.id), request.logger, request.eventLoop)
         } catch  where error.code == .closed {
             throw Abort(.serviceUnavailable, reason: "The server is shutting down.")
         } catch {
-            throw Self.answer(error, logger)
+            throw Self.answer(error, request)
         }
         request.storage[RequestScopeKey.self] = lease
-        let response: Response
-        do {
-            response = try await next.respond(to: request)
+        let work: @Sendable () async throws -> Response = {
+            let response = try await next.respond(to: request)
             try await lease.complete()
-        } catch {
+            return response
+        }
+        let result: Result<Response, any Error>
+        if let deadline {
+            let handler = HandlerCancellation()
+            request.storage[HandlerCancellation.Key.self] = handler
+            switch await RequestDeadline.run(within: deadline, work) {
+            case .finished(let finished):
+                result = finished
+            case .passed:
+                handler.cancel()
+                throw await Self.deadlinePassed(deadline, request, lease)
+            }
+        } else {
+            do { result = .success(try await work()) } catch { result = .failure(error) }
+        }
+        switch result {
+        case .success(let response):
+            if !response.body.isStreaming {
+                await lease.close()
+            }
+            return response
+        case .failure(let error):
             await lease.fail()
-            throw Self.answer(error, logger)
+            throw Self.answer(error, request)
         }
-        if !response.body.isStreaming {
-            await lease.close()
-        }
-        return response
+    }
+
+    /// Ends a request whose deadline passed: logs what its scope still held, fails and closes the
+    /// scope, and returns what the client is answered.
+    static func deadlinePassed(_ deadline: Duration, _ request: Request, _ lease: RequestScopeLease) async -> any Error
+    {
+        let held = lease.scope.servicesHeld
+        let what = held.isEmpty ? "the scope held no service" : "the scope still held: \(held.joined(separator: ", "))"
+        request.graftLogger.error(
+            """
+            \(request.method.rawValue) \(request.routePath) (request \(request.id)) gave no response within its \
+            deadline of \(Self.describe(deadline)): the handler was cancelled, the request's scope failed and closed, \
+            and the client was answered 503 Service Unavailable
+              \(what)
+              a longer deadline: app.graft.install(container, requestDeadline: .seconds(60)); none: requestDeadline: nil
+            """
+        )
+        await lease.fail()
+        return Abort(.serviceUnavailable, reason: "The request took longer than the server allows.")
+    }
+
+    /// A deadline as a person reads it: `30 s`, `250 ms`.
+    static func describe(_ deadline: Duration) -> String {
+        let (seconds, attoseconds) = deadline.components
+        if attoseconds == 0 { return "\(seconds) s" }
+        let milliseconds = seconds * 1_000 + attoseconds / 1_000_000_000_000_000
+        return "\(milliseconds) ms"
     }
 
     /// What the client is answered for `error`: an `AbortError` the handler chose, unchanged;
     /// for anything else a `500` that does not show it, after logging the whole error.
-    static func answer(_ error: any Error, _ logger: Logger) -> any Error {
+    static func answer(_ error: any Error, _ request: Request) -> any Error {
         if error is any AbortError { return error }
-        logger.error("\(error)")
+        request.graftLogger.error("\(ErrorReport.describe(error))")
         return Abort(.internalServerError)
     }
 }

@@ -18,11 +18,12 @@ extension Request {
     /// resolves from it until the stream ends. Holding only the scope does not keep it open.
     ///
     /// - Throws: `GraftError` (code `closed`) when the request did not pass through
-    ///   ``GraftScopeMiddleware``; its hints say how to install it.
+    ///   ``GraftScopeMiddleware``; its hints say how to install it. The error is logged at `error`
+    ///   level too, with the request's id, method and route.
     public var graftScope: Scope {
         get throws(GraftError) {
             guard let lease = storage[RequestScopeKey.self] else {
-                throw GraftError(
+                let error = GraftError(
                     .closed,
                     "this request has no Graft scope",
                     hints: [
@@ -30,6 +31,9 @@ extension Request {
                         "or add GraftScopeMiddleware(container: container) to this route's group",
                     ]
                 )
+                // A route outside the middleware: nothing of Graft's sees the error after this.
+                graftLogger.error("\(error)")
+                throw error
             }
             return lease.scope
         }

@@ -1,5 +1,5 @@
 public import Graft
-import Logging
+import Vapor
 
 /// The id Vapor gave a request (`req.id`), as a value each request's scope is given.
 ///
@@ -31,11 +31,14 @@ public struct RequestID: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension ContainerBuilder {
-    /// Declares the values each request's scope is given: its ``RequestID`` and its `Logger`
-    /// (Vapor's request logger, which carries the request id).
+    /// Declares the values each request's scope is given: its ``RequestID``, its `Logger`
+    /// (Vapor's request logger, which carries the request id) and its event loop (`any EventLoop`,
+    /// the loop the request is served on).
     ///
     /// Services then autowire them like any other dependency, and `build()` checks that no
-    /// singleton captures them. Without this call requests get scopes with no values.
+    /// singleton captures them. Without this call requests get scopes with no values. A
+    /// WebSocket session's scope, and each of its messages' scopes, are given the same three
+    /// values (see ``Vapor/RoutesBuilder/webSocket(_:session:maxFrameSize:onOpen:onText:onBinary:)``).
     ///
     /// ```swift
     /// builder.registerRequestValues()
@@ -48,5 +51,6 @@ extension ContainerBuilder {
     public mutating func registerRequestValues(fileID: String = #fileID, line: Int = #line) {
         registerScopeValue(RequestID.self, fileID: fileID, line: line)
         registerScopeValue(Logger.self, fileID: fileID, line: line)
+        registerScopeValue((any EventLoop).self, fileID: fileID, line: line)
     }
 }

@@ -42,6 +42,33 @@ struct ApplicationShutdownTests {
         #expect(response.body == "open")
         #expect(ledger.disposed == ["unit of work 1", "pool"])
     }
+
+    @Test func aLifecycleHandlerRegisteredBeforeInstallStillFindsTheContainerOpen() async throws {
+        let ledger = Ledger()
+        let app = try await Application.make(.testing)
+        let container = try ledger.makeContainer()
+        let handler = ResolvesAtShutdown(container: container, ledger: ledger)
+        app.lifecycle.use(handler)  // before install: Vapor shuts it down after Graft's handler
+        app.graft.install(container)
+        try await app.asyncShutdown()
+        #expect(ledger.disposed == ["resolved the pool at shutdown", "pool"])
+    }
+}
+
+/// Resolves a singleton when the application shuts down, as a handler that flushes to a
+/// database would.
+private struct ResolvesAtShutdown: LifecycleHandler {
+    let container: Container
+    let ledger: Ledger
+
+    func shutdownAsync(_ application: Application) async {
+        do {
+            _ = try await container.resolve(Pool.self)
+            ledger.recordDisposal("resolved the pool at shutdown")
+        } catch {
+            ledger.recordDisposal("\(error)")
+        }
+    }
 }
 
 /// Meets the in-flight request at the ledger's barrier as soon as the application shuts down.
