@@ -8,7 +8,12 @@ private final class Journal: Sendable {
     init(log: EventLog) { self.log = log }
 
     /// A new number for an instance, so the log tells instances apart.
-    func next() -> Int { numbers.withLock { $0 += 1; return $0 } }
+    func next() -> Int {
+        numbers.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 }
 
 /// A database transaction: `.scoped`, committed in the completion step, rolled back in
@@ -127,7 +132,9 @@ private func unitBuilder(_ journal: Journal) -> ContainerBuilder {
         #expect(!second.value.journal.log.entries.contains("rollback 3"))
         try await second.dispose()
         try await scope.close()
-        #expect(journal.log.entries.suffix(4) == ["dispose handler 3", "close connection 4", "rollback 3", "rollback 5"])
+        #expect(
+            journal.log.entries.suffix(4) == ["dispose handler 3", "close connection 4", "rollback 3", "rollback 5"]
+        )
     }
 
     @Test func aUnitResolvedSynchronouslyFromTheRootContainerIsAChildOfTheRoot() throws {
@@ -462,22 +469,23 @@ private func unitBuilder(_ journal: Journal) -> ContainerBuilder {
             do {
                 try unit.value.handle(message)
                 try await unit.complete()
-                try await unit.dispose()
-                journal.log.append("ack \(message)")
             } catch {
                 try await unit.dispose()
                 journal.log.append("reject \(message): \(error)")
+                continue
             }
+            journal.log.append("ack \(message)")
+            try await unit.dispose()
         }
         try await container.shutdown()
         #expect(
             journal.log.entries == [
-                "handle order 1 in 1", "commit 1", "dispose handler 1", "close connection 2", "release 1",
-                "ack order 1",
+                "handle order 1 in 1", "commit 1", "ack order 1",
+                "dispose handler 1", "close connection 2", "release 1",
                 "dispose handler 3", "close connection 4", "rollback 3",
                 "reject poison: the message cannot be parsed",
-                "handle order 2 in 5", "commit 5", "dispose handler 5", "close connection 6", "release 5",
-                "ack order 2",
+                "handle order 2 in 5", "commit 5", "ack order 2",
+                "dispose handler 5", "close connection 6", "release 5",
             ]
         )
     }
@@ -488,7 +496,12 @@ private func unitBuilder(_ journal: Journal) -> ContainerBuilder {
     private final class Tally: Sendable {
         let disposals = Guarded([Int: Int]())
         let numbers = Guarded(0)
-        func next() -> Int { numbers.withLock { $0 += 1; return $0 } }
+        func next() -> Int {
+            numbers.withLock {
+                $0 += 1
+                return $0
+            }
+        }
     }
 
     private final class Resource: Disposable {
@@ -551,5 +564,47 @@ private func unitBuilder(_ journal: Journal) -> ContainerBuilder {
         let disposals = tally.disposals.current
         #expect(disposals.count == 1_600)
         #expect(disposals.values.allSatisfy { $0 == 1 })
+    }
+}
+
+/// `Owned<T>` inside the other deferred forms: `Lazy` opens one unit; `Factory` is refused.
+@Suite struct OwnedInOtherFormsTests {
+    private let journal = Journal(log: EventLog())
+
+    private final class OnDemand: Sendable {
+        let unit: Lazy<Owned<Connection>>
+        init(unit: Lazy<Owned<Connection>>) { self.unit = unit }
+    }
+
+    private final class PerLap: Sendable {
+        init(units: Factory<Owned<Connection>, Int>) {}
+    }
+
+    @Test func lazyOpensOneUnitOnFirstUse() throws {
+        var builder = unitBuilder(journal)
+        builder.register(OnDemand.self, lifetime: .singleton, using: OnDemand.init(unit:))
+        let container = try builder.build()
+        let onDemand = try container.resolve(OnDemand.self)
+        #expect(!onDemand.unit.isCreated)
+        let unit = try onDemand.unit.get()
+        #expect(try onDemand.unit.get() === unit)
+        try unit.dispose()
+        #expect(journal.log.entries == ["close connection 1"])
+    }
+
+    @Test func aFactoryOfOwnedIsReportedByBuild() {
+        var builder = unitBuilder(journal)
+        let line = #line + 1
+        builder.register(PerLap.self, using: PerLap.init(units:))
+        let error = #expect(throws: GraftError.self) { try builder.build() }
+        #expect(
+            error?.description == """
+                Graft: build() found 1 problem
+                  1. PerLap injects Factory<Owned<Connection>, Int>, but Owned<Connection> takes no runtime arguments
+                     resolving: PerLap → Owned<Connection>
+                     inject Provider<Owned<Connection>>: Graft makes Owned<Connection> itself, with no runtime arguments
+                     PerLap was registered at GraftTests/OwnedTests.swift:\(line)
+                """
+        )
     }
 }

@@ -13,16 +13,17 @@
 ///
 ///     func run(_ queue: MessageQueue) async throws {
 ///         for try await message in queue.messages {
-///             let unit = try await handlers.get()   // a new scope, its handler in it
+///             let unit = try await handlers.get()  // a new scope, and a handler made in it
 ///             do {
 ///                 try await unit.value.handle(message)
-///                 try await unit.complete()          // COMMIT, before the acknowledgement
-///                 try await unit.dispose()
-///                 try await message.acknowledge()
+///                 try await unit.complete()  // COMMIT, before the message is acknowledged
 ///             } catch {
-///                 try? await unit.dispose()           // ROLLBACK: disposed, never completed
+///                 try await unit.dispose()  // ROLLBACK: disposed without completing
 ///                 try await message.reject()
+///                 continue
 ///             }
+///             try await message.acknowledge()
+///             try await unit.dispose()  // releases what the unit holds
 ///         }
 ///     }
 /// }
@@ -55,7 +56,7 @@ public final class Owned<Value: Sendable>: Sendable {
     /// closure) of each instance made for the unit whose registration has one, newest first.
     ///
     /// Call it when the unit's work succeeded and before you report success (acknowledge the
-    /// message, answer the command), then ``dispose()-2ofmv``:
+    /// message, answer the command), then ``dispose()-63htv``:
     ///
     /// ```swift
     /// try await unit.value.handle(message)
@@ -74,8 +75,9 @@ public final class Owned<Value: Sendable>: Sendable {
         if scope.isClosed { throw Self.disposedBeforeCompleting }
         do {
             try await scope.complete()
-        } catch where error.code == .closed {
-            throw Self.disposedBeforeCompleting
+        } catch {
+            // Disposed meanwhile: said as the unit's owner knows it.
+            throw error.code == .closed ? Self.disposedBeforeCompleting : error
         }
     }
 

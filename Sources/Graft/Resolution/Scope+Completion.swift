@@ -11,7 +11,7 @@ extension Scope {
     ///
     /// Call it when the scope's work succeeded and before you report success: after a request's
     /// handler returns and before its response is sent. GraftHummingbird and GraftVapor call it
-    /// for you, and so does the async ``Container/withScope(_:)`` when its body returns; call it
+    /// for you, and so does the async ``Container/withScope(_:)-5pa5h`` when its body returns; call it
     /// yourself for a scope you run by hand:
     ///
     /// ```swift
