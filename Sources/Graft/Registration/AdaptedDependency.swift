@@ -18,22 +18,53 @@ protocol AdaptedDependency: Sendable {
     /// The type whose registrations the adapter gathers: what a child container proxies from
     /// its parent for it.
     static var itemType: ObjectIdentifier { get }
+
+    /// Whether the adapter makes what it adapts in a scope of its own, opened under the scope it
+    /// is resolved in (``Owned``): what lives behind it belongs to that scope, not to whoever
+    /// holds the adapter, so the captive check does not look past it. `false` by default.
+    static var opensScope: Bool { get }
+
+    /// The hint a problem of `item`, reached through this adapter from `holder`, ends with:
+    /// where `item` is injected. By default, that `item` is in the collection `holder` receives.
+    static func itemHint(_ item: ServiceKey, heldBy holder: ServiceKey) -> String
+}
+
+extension AdaptedDependency {
+    static var opensScope: Bool { false }
+
+    static func itemHint(_ item: ServiceKey, heldBy holder: ServiceKey) -> String {
+        "\(item) is in the \(ServiceKey(Self.self).typeName) that \(holder) receives"
+    }
 }
 
 extension Registration {
     /// The transient registration of an adapter that makes `Adapter` from `dependencies`.
+    ///
+    /// With `makeAsync`, the adapter has an async form, run where it is made awaiting because
+    /// something it needs must be awaited: for an adapter that resolves what it adapts itself
+    /// (in a scope of its own) rather than from the dependencies the engine awaits first.
     init<Adapter: AdaptedDependency>(
         adapter: Adapter.Type,
         dependencies: [DeclaredDependency],
         source: SourceLocation,
-        make: @escaping @Sendable (inout Construction) throws(GraftError) -> Adapter
+        make: @escaping @Sendable (inout Construction) throws(GraftError) -> Adapter,
+        makeAsync: (@Sendable (inout Construction) async throws(GraftError) -> Adapter)? = nil
     ) {
         // An autowired recipe: its dependencies are declared, so the async path awaits them
         // first and then runs it, as for an initializer.
-        let recipe = Recipe(.autowired) { construction in
+        let build: Recipe.Build = { construction in
             let adapted = try make(&construction)
             try construction.deliver(adapted)
         }
+        let recipe =
+            if let makeAsync {
+                Recipe(.autowired, build: build) { construction in
+                    let adapted = try await makeAsync(&construction)
+                    try construction.deliver(adapted)
+                }
+            } else {
+                Recipe(.autowired, build: build)
+            }
         self.init(
             adapter,
             name: nil,

@@ -25,6 +25,11 @@ struct Recipe: Sendable {
         /// is made for the registered type when the entry is first made, so the registrations
         /// that are never resolved pay for none.
         case closureOfRegisteredType(ErasedFactory)
+        /// A synchronous factory with an async form too: the engine runs the async form where
+        /// it makes the instance awaiting, because something the instance needs must be
+        /// awaited, and the synchronous one everywhere else. For a factory whose own work can
+        /// await what it needs (a recipe Graft adds that resolves in a scope of its own).
+        case syncAndAsync(Build, BuildAsync)
     }
 
     @usableFromInline
@@ -39,6 +44,14 @@ struct Recipe: Sendable {
         self.body = .async(buildAsync)
     }
 
+    /// A recipe of `kind` with a synchronous factory and an async form of it (see
+    /// ``Body/syncAndAsync(_:_:)``); the factory is not async itself, so the instance needs
+    /// `await` only when what it needs does.
+    init(_ kind: FactoryKind, build: @escaping Build, awaiting buildAsync: @escaping BuildAsync) {
+        self.kind = kind
+        self.body = .syncAndAsync(build, buildAsync)
+    }
+
     @usableFromInline
     init(closureOfRegisteredType factory: ErasedFactory) {
         self.kind = .closure
@@ -51,10 +64,12 @@ struct Recipe: Sendable {
         throw GraftError(.factoryFailed, "internal: an async factory was run without awaiting")
     }
 
-    /// Makes the instance, awaiting; only async factories have one.
+    /// Makes the instance, awaiting; only async factories, and those with an async form, have one.
     @usableFromInline var buildAsync: BuildAsync? {
-        guard case .async(let build) = body else { return nil }
-        return build
+        switch body {
+        case .async(let build), .syncAndAsync(_, let build): build
+        case .sync, .closureOfRegisteredType: nil
+        }
     }
 
     /// Whether the factory must be awaited.
@@ -67,7 +82,7 @@ struct Recipe: Sendable {
     /// one that is never run (see ``awaitedOnly``).
     func build(for serviceType: any Sendable.Type) -> Build {
         switch body {
-        case .sync(let build): build
+        case .sync(let build), .syncAndAsync(let build, _): build
         case .closureOfRegisteredType(let factory): Self.closure(running: factory, for: serviceType)
         case .async: Self.awaitedOnly
         }

@@ -122,10 +122,10 @@ extension ContainerCore {
         switch entry.kind {
         case .closure, .instance, .scopeValue, .parent:
             return try construct(entry, &state, disposed: disposed, arguments: arguments)
-        case .autowired, .alias:
+        case .autowired where entry.buildAsync == nil, .alias:
             let prefetched = try await prefetchedArguments(entry, &state, arguments)
             return try construct(entry, &state, disposed: disposed, arguments: arguments, prefetched: prefetched)
-        case .asyncClosure, .asyncAutowired, .lease:
+        case .asyncClosure, .asyncAutowired, .lease, .autowired:
             var frame = entry.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
             defer { ResolutionFrame.giveBackAfterAwait(&frame) }
             let prefetched =
@@ -144,7 +144,7 @@ extension ContainerCore {
                         owner: owner
                     )
                     do {
-                        // Only entries that have an async recipe are of these kinds.
+                        // Only entries that have an async recipe (or form) are of these kinds.
                         guard let build = entry.buildAsync else { return try entry.build(&construction) }
                         try await build(&construction)
                     } catch {

@@ -12,7 +12,8 @@ final class Entry: Sendable {
     let scopeTag: ScopeTagID?
     /// How the instance is made, as the graph checks and the engine's choices see it.
     @usableFromInline let kind: FactoryKind
-    /// The recipe's async factory; `nil` for a synchronous one. The recipe itself is not kept:
+    /// The recipe's async factory, or the async form of a synchronous one; `nil` for a
+    /// synchronous one without such a form. The recipe itself is not kept:
     /// holding it as well as ``build`` would retain and release its closure once more for every
     /// entry made.
     let buildAsync: Recipe.BuildAsync?
@@ -111,7 +112,7 @@ final class Entry: Sendable {
         self.kind = kind
         self.buildAsync = buildAsync
         self.build = build
-        self.isAsync = buildAsync != nil
+        self.isAsync = kind.isAsync
         self.serviceType = serviceType
         func holdsItself<Service>(_ type: Service.Type) -> Bool { InstanceCell.holdsInstanceItself(type) }
         self.holdsInstanceItself = holdsItself(serviceType)

@@ -67,6 +67,12 @@ extension DependencyGraph {
         return (key(node).type as? any AdaptedDependency.Type)?.adapterNote
     }
 
+    /// Whether `node` is an adapter that makes what it adapts in a scope of its own (see
+    /// ``AdaptedDependency/opensScope``).
+    func opensScope(_ node: Int) -> Bool {
+        isAdapter(node) && (key(node).type as? any AdaptedDependency.Type)?.opensScope == true
+    }
+
     /// The registrations that hold `adapter` (have an edge to it), in registration order.
     func holders(of adapter: Int) -> [Int] {
         (0..<count).filter { node in edges[node].contains { $0.target == adapter } }

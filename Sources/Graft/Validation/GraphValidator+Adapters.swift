@@ -3,9 +3,27 @@
 extension GraphValidator {
     /// For a path `[holder, collection, item]`, the hint saying where the item is injected.
     func collectionHint(_ lead: [Int]) -> [String] {
-        guard lead.count == 3 else { return [] }
-        let (holder, collection, item) = (graph.key(lead[0]), graph.key(lead[1]), graph.key(lead[2]))
-        return ["\(item) is in the \(collection.typeName) that \(holder) receives"]
+        guard lead.count == 3, let adapted = graph.key(lead[1]).type as? any AdaptedDependency.Type else { return [] }
+        return [adapted.itemHint(graph.key(lead[2]), heldBy: graph.key(lead[0]))]
+    }
+
+    /// `dependency`, which the adapter Graft added as `adapter` needs, is missing: told once for
+    /// each registration that holds the adapter, as that registration's problem.
+    func adaptedDependencyMissing(_ dependency: ServiceKey, of holder: Int, via adapter: Int) -> GraftError {
+        if graph.key(adapter).type is any NamedReference.Type {
+            return namedDependencyMissing(dependency, of: holder, via: adapter)
+        }
+        let holderKey = graph.key(holder)
+        let hint = (graph.key(adapter).type as? any AdaptedDependency.Type)?.itemHint(dependency, heldBy: holderKey)
+        return GraftError(
+            .missingDependency,
+            "no registration for \(dependency.subject), which \(holderKey) needs",
+            service: dependency.description,
+            path: [holderKey.description, graph.key(adapter).description, dependency.description],
+            hints: Suggestions.hints(for: dependency, among: graph.userKeys)
+                + (hint.map { [$0] } ?? [])
+                + ["\(holderKey) was registered at \(graph.source(holder))"]
+        )
     }
 
     /// The named registration `dependency`, which `holder` asks for through the named

@@ -67,10 +67,12 @@ extension GraphValidator {
             arguments.isEmpty
             ? "takes no runtime arguments" : "takes runtime arguments \(arguments.typeList)"
         let fix =
-            arguments.isEmpty
-            ? "inject Provider<\(targetKey.typeName)>, or declare the arguments where \(targetKey.typeName) "
-                + "is registered (\(graph.source(target)))"
-            : "inject \(factoryName(targetKey, arguments))"
+            graph.isAdapter(target)
+            ? "inject Provider<\(targetKey.typeName)>: Graft makes \(targetKey.typeName) itself, with no runtime arguments"
+            : arguments.isEmpty
+                ? "inject Provider<\(targetKey.typeName)>, or declare the arguments where \(targetKey.typeName) "
+                    + "is registered (\(graph.source(target)))"
+                : "inject \(factoryName(targetKey, arguments))"
         return GraftError(
             .runtimeArguments,
             "\(dependentKey) injects \(injected), but \(targetKey.subject) \(takes)",

@@ -39,9 +39,10 @@ struct GraphValidator {
             if dependency.isResolver {
                 return [resolverDependency(of: dependent)]
             }
-            // A named reference is no registration of the user's: its holders are told.
+            // An adapter (a named reference, a unit of work) is no registration of the user's: its
+            // holders are told.
             guard graph.isAdapter(dependent) else { return [missingDependency(dependency, of: dependent)] }
-            return graph.holders(of: dependent).map { namedDependencyMissing(dependency, of: $0, via: dependent) }
+            return graph.holders(of: dependent).map { adaptedDependencyMissing(dependency, of: $0, via: dependent) }
         }
     }
 
@@ -192,8 +193,11 @@ struct GraphValidator {
         let via: Int?
     }
 
+    /// Whether the captive check looks past `node` to what it reaches: a transient does, as the
+    /// holder keeps what it is made from; an adapter that opens a scope of its own does not,
+    /// as what it reaches lives in that scope.
     private func passesThrough(_ node: Int) -> Bool {
-        graph.lifetime(node).isMadePerResolve
+        graph.lifetime(node).isMadePerResolve && !graph.opensScope(node)
     }
 
     private func own(_ node: Int) -> Reach? {
