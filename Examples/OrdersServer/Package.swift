@@ -31,6 +31,7 @@ let package = Package(
                 .product(name: "Graft", package: "Graft"),
                 .product(name: "GraftConfiguration", package: "GraftConfiguration"),
                 .product(name: "GraftHummingbird", package: "GraftHummingbird"),
+                .product(name: "GraftPostgres", package: "GraftHummingbird"),
                 .product(name: "GraftServiceLifecycle", package: "GraftServiceLifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -1,7 +1,8 @@
 # A throwaway PostgreSQL cluster and the server on it, for Scripts/acceptance and Scripts/load.sh
 # (sourced by both).
 #
-# Before sourcing, set pg_port, http_port, grace, deadline and server_binary, and define fail().
+# Before sourcing, set pg_port, http_port, grace, deadline, request_deadline and server_binary,
+# and define fail().
 # Sourcing makes a temporary folder, $work, and
 # finds PostgreSQL's programs (initdb on PATH, or the newest /usr/lib/postgresql/*/bin). The
 # cluster lives in $work/data, listens on 127.0.0.1:$pg_port only (not the default port), and
@@ -36,6 +37,11 @@ cluster_start() {
     "$pg_bin/createdb" -h 127.0.0.1 -p "$pg_port" -U postgres orders
 }
 
+# Stops PostgreSQL (fast: every session ended), leaving the cluster in place.
+cluster_stop() {
+    pg pg_ctl -D "$work/data" -m fast -w stop >/dev/null
+}
+
 # Restarts PostgreSQL the way an operator would: fast shutdown (every session ended), then start.
 cluster_restart() {
     pg pg_ctl -D "$work/data" -o "$pg_options" -l "$work/postgres.log" -m fast -w restart >/dev/null
@@ -48,11 +54,16 @@ cluster_remove() {
 }
 
 # Starts the server on 127.0.0.1:$http_port against the cluster, its output appended to
-# $work/server.log, and waits until it answers GET /health; its process id is in $server.
-start_server() {
+# $work/server.log; its process id is in $server.
+launch_server() {
     ORDERS_PORT=$http_port ORDERS_DATABASE_PORT=$pg_port ORDERS_GRACE_PERIOD=$grace ORDERS_DEADLINE=$deadline \
-        "$server_binary" >>"$work/server.log" 2>&1 &
+        ORDERS_REQUEST_DEADLINE=$request_deadline "$server_binary" >>"$work/server.log" 2>&1 &
     server=$!
+}
+
+# Launches the server and waits until GET /health answers 200: until the container has started.
+start_server() {
+    launch_server
     for _ in $(seq 1 150); do
         curl -sf "127.0.0.1:$http_port/health" >/dev/null && return 0
         kill -0 "$server" 2>/dev/null || fail "the server exited while starting"

@@ -27,6 +27,7 @@ http_port="${LOAD_HTTP_PORT:-18091}"
 pg_port="${LOAD_PG_PORT:-54330}"
 grace=3
 deadline=1
+request_deadline=30
 url="http://127.0.0.1:$http_port"
 fail() {
     echo "load FAILED: $1" >&2

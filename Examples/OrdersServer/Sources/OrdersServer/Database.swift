@@ -1,7 +1,5 @@
-import Graft
 import Logging
 import PostgresNIO
-import Synchronization
 
 let databaseLogger = Logger(label: "orders-database")
 
@@ -34,38 +32,6 @@ struct Schema: Sendable {
                 """,
                 logger: databaseLogger
             )
-        }
-    }
-}
-
-/// One request's transaction on its leased connection: begun when first resolved, committed in
-/// the request's completion step (after the handler returned, before the response is sent, so a
-/// failed COMMIT is answered 500), rolled back when its scope closes without having committed.
-final class Transaction: Completable, AsyncDisposable {
-    let connection: PostgresConnection
-    private let committed = Atomic(false)
-
-    static func begin(on connection: PostgresConnection) async throws -> Transaction {
-        _ = try await connection.run("BEGIN")
-        return Transaction(connection: connection)
-    }
-
-    private init(connection: PostgresConnection) {
-        self.connection = connection
-    }
-
-    /// The completion step: COMMIT before the client is told the order exists.
-    func complete() async throws {
-        _ = try await connection.run("COMMIT")
-        committed.store(true, ordering: .releasing)
-    }
-
-    /// Rolls back what was not committed; the connection goes back to the pool after this, when
-    /// the scope returns its lease.
-    func dispose() async throws {
-        // A connection PostgreSQL closed (a restart) has no transaction left to roll back.
-        if !committed.load(ordering: .acquiring) && !connection.isClosed {
-            _ = try await connection.run("ROLLBACK")
         }
     }
 }

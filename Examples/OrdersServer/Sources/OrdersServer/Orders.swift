@@ -1,3 +1,4 @@
+import GraftPostgres
 import Hummingbird
 import PostgresNIO
 
@@ -17,17 +18,17 @@ struct NewOrder: Decodable, Sendable {
     var delay: Double?
 }
 
-/// Orders, read and written in the request's transaction.
+/// Orders, read and written in the request's transaction (GraftPostgres' `PostgresTransaction`:
+/// begun when the repository is made, committed before the response is sent, rolled back otherwise).
 struct OrderRepository: Sendable {
-    let transaction: Transaction
+    let transaction: PostgresTransaction
 
     func add(_ new: NewOrder) async throws -> Order {
-        let connection = transaction.connection
         if let delay = new.delay {
-            _ = try await connection.run("SELECT pg_sleep(\(delay))")
+            try await transaction.query("SELECT pg_sleep(\(delay))")
         }
         let customer = new.customer ?? 1
-        let rows = try await connection.run(
+        let rows = try await transaction.query(
             "INSERT INTO orders (customer, item, quantity) VALUES (\(customer), \(new.item), \(new.quantity)) RETURNING id"
         )
         for try await id in rows.decode(Int.self) {
@@ -37,11 +38,11 @@ struct OrderRepository: Sendable {
     }
 
     func find(id: Int) async throws -> Order? {
-        try await transaction.connection.order(id: id)
+        try await Order.first(of: transaction.query(Order.query(id: id)))
     }
 
     func recent() async throws -> [Order] {
-        let rows = try await transaction.connection.run(
+        let rows = try await transaction.query(
             "SELECT id, customer, item, quantity FROM orders ORDER BY id DESC LIMIT 20"
         )
         var orders: [Order] = []
@@ -52,10 +53,14 @@ struct OrderRepository: Sendable {
     }
 }
 
-extension PostgresConnection {
-    /// The order `id`, read on this connection (in its transaction, if one is open).
-    func order(id: Int) async throws -> Order? {
-        let rows = try await run("SELECT id, customer, item, quantity FROM orders WHERE id = \(id)")
+extension Order {
+    /// The query for the order `id`.
+    static func query(id: Int) -> PostgresQuery {
+        "SELECT id, customer, item, quantity FROM orders WHERE id = \(id)"
+    }
+
+    /// The first order of `rows`, or `nil`.
+    static func first(of rows: PostgresRowSequence) async throws -> Order? {
         for try await (id, customer, item, quantity) in rows.decode((Int, Int, String, Int).self) {
             return Order(id: id, customer: customer, item: item, quantity: quantity)
         }

@@ -13,12 +13,20 @@ struct OrdersSettings: KeyValueInitializable, Sendable {
     /// `ORDERS_DEADLINE`, in seconds: how long after the grace period the process may still take
     /// to close what is left before it exits with status 1, naming what was still open.
     var deadline = Duration.seconds(5)
+    /// `ORDERS_REQUEST_DEADLINE`, in seconds: how long a request may run before it is answered
+    /// 503 and its scope (its transaction, its connection) is failed and closed.
+    var requestDeadline = Duration.seconds(30)
+    /// `ORDERS_START_TIMEOUT`, in seconds: how long starting may take (the client's run, the
+    /// schema) before the server exits with status 1, naming what was still starting.
+    var startTimeout = Duration.seconds(15)
     var database = DatabaseSettings()
 
     static let injectableKeys: InjectableKeys<OrdersSettings> = [
         .optional("port", \.port),
         .optional("gracePeriod", \.gracePeriod),
         .optional("deadline", \.deadline),
+        .optional("requestDeadline", \.requestDeadline),
+        .optional("startTimeout", \.startTimeout),
         .nested("database", \.database),
     ]
 }

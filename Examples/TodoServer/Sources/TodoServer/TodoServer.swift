@@ -35,10 +35,14 @@ struct TodoServer {
         builder.register(TodoRepository.self, using: TodoRepository.init(unitOfWork:))
         builder.register(ScopeTally.self, lifetime: .singleton) { _ in ScopeTally() }
         builder.register(RequestStart.self, lifetime: .scoped, using: RequestStart.init(tally:))
+        // Ready once the container has started: its one start hook runs after the pool exists.
+        let readiness = Readiness()
+        builder.onStart(ConnectionPool.self) { _ in readiness.markReady() }
         // A graph that cannot be built: its message on standard error, and exit status 1.
         let container = await builder.buildOrExit()
 
         let router = Router(context: BasicGraftRequestContext.self)
+        router.readiness("health", readiness)  // 503 until the container has started
         router.get("bare/ping") { _, _ in "pong" }
         // The same answer with its body as a closure, the shape RequestScopeMiddleware gives each
         // response on Hummingbird's plain server (.http1()) to close the scope once it is
@@ -57,9 +61,12 @@ struct TodoServer {
         }
         router.get("bare/stats") { _, _ in try container.resolve(ScopeTally.self).summary }
         router.get("metrics") { _, _ in registry.emitToString() }
-        addRoutes(to: router.group().add(middleware: RequestScopeMiddleware(container)))  // a scope per request
+        // A scope per request; one still running after 30 seconds is answered 503, its scope closed.
+        addRoutes(to: router.group().add(middleware: RequestScopeMiddleware(container)))
         let app = Application(
-            router: router,
+            // Answers at the deadline even when a handler ignores its cancellation, and logs what
+            // escapes a route at error level.
+            router: router.guardingRequests(),
             // Closes each request's scope once its response is written, so a known-length
             // response goes out in one write, as on /bare/ping.
             server: .http1ClosingRequestScopes(),
@@ -70,7 +77,10 @@ struct TodoServer {
         let services = ServiceGroup(
             configuration: .init(
                 // SIGTERM: requests in flight finish, then everything is disposed, newest first.
-                services: [.init(service: ContainerService(container)), .init(service: app)],
+                // A start that has not ended in 15 seconds fails the group, naming what was starting.
+                services: [
+                    .init(service: ContainerService(container, startTimeout: .seconds(15))), .init(service: app),
+                ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             )

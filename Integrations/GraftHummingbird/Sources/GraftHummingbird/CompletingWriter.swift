@@ -32,7 +32,7 @@ struct CompletingWriter: ResponseBodyWriter {
         do {
             try await lease.complete()
         } catch {
-            logger.error("\(error)")
+            logger.error("\(RequestLogging.message(error))")
             throw error
         }
         try await base.finish(trailingHeaders)

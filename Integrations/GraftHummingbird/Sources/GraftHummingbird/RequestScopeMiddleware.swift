@@ -13,8 +13,16 @@ import Logging
 ///   and the client sees it fail.
 /// - **Errors.** Every error that escapes the request, other than an HTTP error the handler chose
 ///   (`HTTPError` or another `HTTPResponseError`), is logged at `error` level with the request's
-///   logger (which carries its `hb.request.id`), with the whole message: a `GraftError`'s path and
-///   hints. The client gets a `500` that does not show it.
+///   logger, whose metadata names its method, route and id (`hb.request.method`,
+///   `hb.request.route`, `hb.request.id`), with the whole message: a `GraftError`'s path and
+///   hints, and the detail an error shows only to `String(reflecting:)` (postgres-nio's
+///   `PSQLError`). The client gets a `500` that does not show it. The scope's `Logger` value is
+///   that logger, so a service's lines name the request too.
+/// - **Deadline.** A request still running ``defaultDeadline`` (30 seconds) after the middleware
+///   began, or the deadline it was given, is logged at `error` level with what its scope still
+///   held; its handler is cancelled, its scope failed and closed, and the client answered
+///   `503 Service Unavailable`. Behind a ``RequestGuard`` the answer goes out at the deadline even
+///   when the handler ignores its cancellation. See <doc:RequestDeadlines>.
 /// - **Closing.** The scope closes after the response body has been written, so a streaming body
 ///   still sees its scoped services; it closes as well when the handler throws, when writing the
 ///   body fails (the client went away), and when the response is dropped without being written.
@@ -44,6 +52,7 @@ import Logging
 /// ```
 public struct RequestScopeMiddleware<Context: GraftRequestContext>: RouterMiddleware {
     let scopes: RequestScopes
+    let deadline: Duration?
 
     /// A middleware that opens each request's scope from `container`.
     ///
@@ -52,13 +61,45 @@ public struct RequestScopeMiddleware<Context: GraftRequestContext>: RouterMiddle
     /// request's ``HummingbirdRequestID``, `Logger` and `Request`. The middleware asks the
     /// container once, here, not on each request.
     ///
-    /// - Parameter container: The container whose scopes the requests get.
-    public init(_ container: Container) {
+    /// - Parameters:
+    ///   - container: The container whose scopes the requests get.
+    ///   - deadline: How long a request may run, from the middleware to the end of its
+    ///     completion step; `nil` sets no limit. See <doc:RequestDeadlines>.
+    public init(_ container: Container, deadline: Duration? = Self.defaultDeadline) {
         self.scopes = RequestScopes(container, values: HummingbirdRequestID.self)
+        self.deadline = deadline
     }
 
-    /// Opens the request's scope, runs the rest of the chain, completes the scope and arranges
-    /// its closing.
+    /// A middleware that opens each request's scope under `parent`, a session's or a tenant's
+    /// scope of `container`.
+    ///
+    /// Each request then shares what `parent` shares (its `.scoped(in:)` instances, its values)
+    /// and its scope closes before `parent` does; a request that arrives once `parent` has
+    /// closed is answered `503`.
+    ///
+    /// ```swift
+    /// let acme = try container.makeScope(tagged: Tenant.self, providing: TenantID("acme"))
+    /// router.group("acme").add(middleware: RequestScopeMiddleware(container, under: acme))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - container: The container `parent` was made from.
+    ///   - parent: The scope each request's scope is made under.
+    ///   - deadline: How long a request may run; `nil` sets no limit.
+    public init(_ container: Container, under parent: Scope, deadline: Duration? = Self.defaultDeadline) {
+        self.scopes = RequestScopes(container, under: parent, values: HummingbirdRequestID.self)
+        self.deadline = deadline
+    }
+
+    /// The deadline a request gets unless the middleware is given another: 30 seconds.
+    ///
+    /// Long enough for any request a page or an API client waits on, short enough to answer
+    /// before the proxies in front of a server give up (nginx and cloud load balancers wait 60
+    /// seconds by default), so the server's own log names the request and what it held.
+    public static var defaultDeadline: Duration { .seconds(30) }
+
+    /// Opens the request's scope, runs the rest of the chain within the deadline, completes the
+    /// scope and arranges its closing.
     ///
     /// Hummingbird calls it for each request. When the rest of the chain throws, the scope is
     /// closed (and a registered `RequestOutcome` marked failed) before the error leaves;
@@ -70,18 +111,19 @@ public struct RequestScopeMiddleware<Context: GraftRequestContext>: RouterMiddle
     ///   - next: The rest of the middleware chain and the handler.
     /// - Returns: The response, whose body closes the scope once it has been written.
     /// - Throws: An HTTP error the handler threw, unchanged; an `HTTPError` with status 503 while
-    ///   the container shuts down; an `HTTPError` with status 500, without a message, for any
-    ///   other error (which is logged) and when the completion step fails.
+    ///   the container shuts down, or once the deadline has passed; an `HTTPError` with status
+    ///   500, without a message, for any other error (which is logged) and when the completion
+    ///   step fails.
     public func handle(
         _ request: Request,
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let logger = context.logger
+        let logger = RequestLogging.logger(request, context)
         let lease: RequestScopeLease
         do {
             lease = try scopes.open(providing: HummingbirdRequestID(context.id), logger, request) {
-                logger.error("\($0)")
+                logger.error("\(RequestLogging.message($0))")
             }
         } catch  where error.code == .closed {
             throw HTTPError(.serviceUnavailable, message: "The server is shutting down.")
@@ -92,11 +134,27 @@ public struct RequestScopeMiddleware<Context: GraftRequestContext>: RouterMiddle
         context.scope = lease.scope
         var response: Response
         do {
-            response = try await next(request, context)
-            if response.body.contentLength != nil {
-                // The body's length is known: complete now, while the status can still change.
-                try await lease.complete()
+            if let deadline {
+                let expiry = RequestExpiry(
+                    lease,
+                    logger: logger,
+                    deadline: deadline,
+                    request: "\(request.method) \(RequestLogging.route(request, context)) (request \(context.id))",
+                    watch: RequestDeadlineWatch.current
+                )
+                response = try await RequestDeadline.race(
+                    { request, context in try await Self.respond(request, context, next, lease) },
+                    request,
+                    context,
+                    within: deadline,
+                    expiry: expiry
+                )
+            } else {
+                response = try await Self.respond(request, context, next, lease)
             }
+        } catch is DeadlinePassed {
+            // Logged, and the scope is being failed and closed: the answer does not wait for it.
+            throw RequestDeadline.answer
         } catch {
             await lease.fail()
             throw Self.answer(error, logger)
@@ -123,11 +181,26 @@ public struct RequestScopeMiddleware<Context: GraftRequestContext>: RouterMiddle
         return response
     }
 
+    /// The rest of the chain, then, for a body whose length is known, the completion step, while
+    /// the status can still change.
+    private static func respond(
+        _ request: Request,
+        _ context: Context,
+        _ next: (Request, Context) async throws -> Response,
+        _ lease: RequestScopeLease
+    ) async throws -> Response {
+        let response = try await next(request, context)
+        if response.body.contentLength != nil {
+            try await lease.complete()
+        }
+        return response
+    }
+
     /// What the client is answered for `error`: an HTTP error the handler chose, unchanged;
     /// for anything else a `500` without a message, after logging the whole error.
     static func answer(_ error: any Error, _ logger: Logger) -> any Error {
         if error is any HTTPResponseError { return error }
-        logger.error("\(error)")
+        logger.error("\(RequestLogging.message(error))")
         return HTTPError(.internalServerError)
     }
 }

@@ -13,6 +13,12 @@ private struct DiskFull: Error, CustomStringConvertible {
     var description: String { "no space left on device" }
 }
 
+/// An error that hides its detail from `description`, as postgres-nio's `PSQLError` does.
+private struct DatabaseError: Error, CustomStringConvertible, CustomDebugStringConvertible {
+    var description: String { "a database error (its detail is hidden; use String(reflecting:))" }
+    var debugDescription: String { #"duplicate key value violates unique constraint "bookings_pkey""# }
+}
+
 /// The request ids the handlers saw, to compare with the log's.
 private final class SeenIDs: @unchecked Sendable {
     // Sound: `ids` is private and only touched with `lock` held.
@@ -40,8 +46,16 @@ private final class SeenIDs: @unchecked Sendable {
             _ = try r.resolve(Clock.self)
             return Audit()
         }
+        let container = try builder.build()
         let router = Router(context: BasicGraftRequestContext.self)
-        router.add(middleware: RequestScopeMiddleware(try builder.build()))
+        // A route added before the middleware, which is then not in front of it: its errors reach
+        // the guard.
+        router.get("outside/audit") { _, context -> String in
+            seen.append(context.id)
+            _ = try await context.resolve(Audit.self)
+            return "audited"
+        }
+        router.add(middleware: RequestScopeMiddleware(container))
         router.get("audit") { _, context -> String in
             seen.append(context.id)
             _ = try await context.resolve(Audit.self)
@@ -54,8 +68,12 @@ private final class SeenIDs: @unchecked Sendable {
         router.get("teapot") { _, _ -> String in
             throw HTTPError(.badRequest, message: "no tea")
         }
+        router.get("booking") { _, context -> String in
+            seen.append(context.id)
+            throw DatabaseError()
+        }
         return Application(
-            router: router,
+            router: router.guardingRequests(),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             logger: logger
         )
@@ -78,7 +96,10 @@ private final class SeenIDs: @unchecked Sendable {
             """
         #expect(logs.errors.map(\.message) == [expected])
         #expect(logs.errors.first?.level == .error)
-        #expect(logs.errors.first?.metadata["hb.request.id"] == seen.all.first)
+        #expect(
+            logs.errors.first?.metadata
+                == ["hb.request.id": seen.all[0], "hb.request.method": "GET", "hb.request.route": "/audit"]
+        )
     }
 
     @Test func anyOtherErrorIsLoggedTooAndAnswered500WithoutIt() async throws {
@@ -92,7 +113,11 @@ private final class SeenIDs: @unchecked Sendable {
         }
         #expect(
             logs.errors == [
-                .init(level: .error, message: "no space left on device", metadata: ["hb.request.id": seen.all[0]])
+                .init(
+                    level: .error,
+                    message: "no space left on device",
+                    metadata: ["hb.request.id": seen.all[0], "hb.request.method": "GET", "hb.request.route": "/disk"]
+                )
             ]
         )
     }
@@ -106,5 +131,50 @@ private final class SeenIDs: @unchecked Sendable {
             }
         }
         #expect(logs.errors.isEmpty)
+    }
+
+    @Test func theLogShowsTheDetailAnErrorHidesFromItsDescriptionAndTheClientSeesNeither() async throws {
+        let (logger, logs) = InMemoryLogHandler.logger()
+        try await app(SeenIDs(), logger: logger).test(.live) { client in
+            try await client.execute(uri: "/booking", method: .get) { response in
+                #expect(response.status == .internalServerError)
+                #expect(!String(buffer: response.body).contains("database"))
+                #expect(!String(buffer: response.body).contains("bookings"))
+            }
+        }
+        #expect(
+            logs.errors.map(\.message) == [
+                """
+                a database error (its detail is hidden; use String(reflecting:))
+                  in detail: duplicate key value violates unique constraint "bookings_pkey"
+                """
+            ]
+        )
+    }
+
+    @Test func aGraftErrorFromARouteWithoutTheMiddlewareIsLoggedAtErrorLevelWithItsHint() async throws {
+        let (logger, logs) = InMemoryLogHandler.logger()
+        let seen = SeenIDs()
+        try await app(seen, logger: logger).test(.live) { client in
+            try await client.execute(uri: "/outside/audit", method: .get) { response in
+                #expect(response.status == .internalServerError)
+                #expect(!String(buffer: response.body).contains("Audit"))
+            }
+        }
+        let expected = """
+            Graft: cannot resolve Audit: this request has no scope
+              add RequestScopeMiddleware(container) to the router (or group) in front of this route
+            """
+        #expect(
+            logs.errors == [
+                .init(
+                    level: .error,
+                    message: expected,
+                    metadata: [
+                        "hb.request.id": seen.all[0], "hb.request.method": "GET", "hb.request.route": "/outside/audit",
+                    ]
+                )
+            ]
+        )
     }
 }
