@@ -33,7 +33,9 @@ extension Container {
     /// requests did not finish in time.
     public var openScopes: [String] {
         core.root.openScopeHoldings().map { held in
-            held.isEmpty ? "an open scope" : "an open scope holding \(held.map(\.held).joined(separator: ", "))"
+            held.isEmpty
+                ? "an open scope holding nothing to dispose"
+                : "an open scope holding \(held.map(\.held).joined(separator: ", "))"
         }
     }
 }
