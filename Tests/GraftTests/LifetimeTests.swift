@@ -160,6 +160,7 @@ private final class Order: Sendable {
             error?.description == """
                 Graft: Order is .scoped and cannot be resolved from the root container
                   resolve it from a scope: try container.withScope { try $0.resolve(Order.self) }
+                  in a web request's handler, from the request's scope: try await context.resolve(Order.self) with GraftHummingbird, try await req.resolve(Order.self) with GraftVapor
                 """
         )
     }
@@ -175,6 +176,7 @@ private final class Order: Sendable {
             error?.description == """
                 Graft: Order is .scoped and cannot be resolved from the root container
                   resolve it from a scope: try await container.withScope { try await $0.resolve(Order.self) }
+                  in a web request's handler, from the request's scope: try await context.resolve(Order.self) with GraftHummingbird, try await req.resolve(Order.self) with GraftVapor
                 """
         )
         // The hint, followed as written, resolves.
@@ -193,6 +195,7 @@ private final class Order: Sendable {
             error?.description == """
                 Graft: Order (name: "rush") is .scoped and cannot be resolved from the root container
                   resolve it from a scope: try container.withScope { try $0.resolve(Order.self, name: "rush") }
+                  in a web request's handler, from the request's scope: try await context.resolve(Order.self, name: "rush") with GraftHummingbird, try await req.resolve(Order.self, name: "rush") with GraftVapor
                 """
         )
         let order = try container.withScope { try $0.resolve(Order.self, name: "rush") }

@@ -46,8 +46,17 @@ extension ContainerCore {
             .scopedFromRoot,
             "\(entry.key.subject) is .scoped and cannot be resolved from the root container",
             service: entry.key.description,
-            hints: ["resolve it from a scope: " + withScopeSpelling(entry)]
+            hints: ["resolve it from a scope: " + withScopeSpelling(entry), inARequestHandler(entry)]
         )
+    }
+
+    /// Where a web handler that asked the container finds the request's scope: the container
+    /// cannot tell a handler's resolve from any other, so the hint names both integrations.
+    private func inARequestHandler(_ entry: Entry) -> String {
+        let name = entry.key.name.map { ", name: \"\($0)\"" } ?? ""
+        let resolve = "resolve(\(entry.key.typeName).self\(name))"
+        return "in a web request's handler, from the request's scope: try await context.\(resolve) "
+            + "with GraftHummingbird, try await req.\(resolve) with GraftVapor"
     }
 
     /// How to resolve `entry` from a scope, spelled as it compiles: with `await` when the

@@ -1,4 +1,4 @@
-import Graft
+@_spi(Integrations) import Graft
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -25,51 +25,17 @@ enum RequestDeadline {
         within deadline: Duration,
         expiry: RequestExpiry
     ) async throws -> Response {
-        try await withoutActuallyEscaping(work) { work in
-            let work = ChildWork(work)
-            return try await withThrowingTaskGroup(of: Response?.self) { group in
-                group.addTask { try await work.call(request, context) }
-                group.addTask {
-                    try await Task.sleep(for: deadline)
-                    return nil
-                }
-                // The first to end: the handler (its response or error), or the deadline.
-                let first: Response??
-                do {
-                    first = try await group.next()
-                } catch {
-                    group.cancelAll()
-                    // The handler threw before the deadline (or the request was cancelled).
-                    throw error
-                }
-                group.cancelAll()
-                if let response = first ?? nil { return response }
-                expiry.fire()
-                // Wait for the cancelled handler to end, whatever it returns or throws.
-                while (try? await group.next()) != nil {}
-                throw DeadlinePassed()
-            }
+        let response = try await DeadlineRace.run(within: deadline, atDeadline: expiry.fire) {
+            try await work(request, context)
         }
+        guard let response else { throw DeadlinePassed() }
+        return response
     }
 }
 
 /// The request ran past its deadline: ``RequestExpiry`` has logged it and is failing its scope,
 /// and the client is answered ``RequestDeadline/answer``.
 struct DeadlinePassed: Error {}
-
-/// The rest of the middleware chain, called from a child task of the middleware's task group.
-///
-/// `@unchecked Sendable` is sound: the closure is called once, from the one child task, while the
-/// middleware waits for the group, which ends (awaiting the child) before the middleware returns;
-/// so it is never called concurrently, nor after the middleware's frame, which owns what it
-/// captures, has gone.
-private struct ChildWork<Context>: @unchecked Sendable {
-    let call: (Request, Context) async throws -> Response
-
-    init(_ call: @escaping (Request, Context) async throws -> Response) {
-        self.call = call
-    }
-}
 
 /// One request's end at its deadline, done once: the log line naming the request and what its
 /// scope still held, the scope failed and closed (without keeping the answer waiting), and the

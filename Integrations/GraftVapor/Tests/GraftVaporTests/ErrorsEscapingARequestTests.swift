@@ -111,6 +111,7 @@ private struct DiskFull: Error, CustomStringConvertible {
                 """
                 Graft: UnitOfWork is .scoped and cannot be resolved from the root container
                   resolve it from a scope: try container.withScope { try $0.resolve(UnitOfWork.self) }
+                  in a web request's handler, from the request's scope: try await context.resolve(UnitOfWork.self) with GraftHummingbird, try await req.resolve(UnitOfWork.self) with GraftVapor
                 """
             ]
         )
