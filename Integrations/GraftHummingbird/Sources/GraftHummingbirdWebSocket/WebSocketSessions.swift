@@ -10,7 +10,7 @@ extension RouterMethods where Context: WebSocketRequestContext {
     /// messages each run in a request scope under it.
     ///
     /// For each connection, a scope tagged `tag` is opened from `container` (given the upgrade
-    /// request's ``GraftHummingbird/HummingbirdRequestID``, `Logger` and `Request` when the builder
+    /// request's `HummingbirdRequestID` (GraftHummingbird), `Logger` and `Request` when the builder
     /// called `registerRequestValues()`), so services registered `.scoped(in: tag)` live as long as
     /// the connection. Each message then gets a scope of its own under the session's, given a
     /// `Logger` that names the connection and the message's number:
