@@ -189,8 +189,9 @@ extension Scope {
         var notCompleted: [ServiceKey] = []
     }
 
-    /// Tells the container's problem reporter (and its observers, through it) that work made in
-    /// the scopes a close closed was never completed: committed nowhere, and told to nobody.
+    /// Tells the container's problem reporter (``ContainerBuilder/unhandledErrorHandler``) that
+    /// work made in the scopes a close closed was never completed: committed nowhere, and
+    /// otherwise told to nobody.
     @inline(never)
     fileprivate func reportNotCompleted(_ services: [ServiceKey]) {
         guard let table = retainedContainer?.table else { return }
