@@ -45,7 +45,7 @@ public struct Factory<Service: Sendable, each Argument: Sendable>: Sendable {
     }
 }
 
-extension Factory: WrappedDependency {
+extension Factory: DeferredForm {
     static var dependency: Dependency {
         var arguments: [ServiceKey] = []
         for argument in repeat (each Argument).self {
@@ -54,7 +54,6 @@ extension Factory: WrappedDependency {
         return Dependency(
             key: ServiceKey(Service.self),
             kind: .deferred,
-            wrapper: { Factory($0) },
             factoryArguments: arguments
         )
     }

@@ -53,8 +53,8 @@ public final class Lazy<Value: Sendable>: Sendable {
     public var isCreated: Bool { once.isCreated }
 }
 
-extension Lazy: WrappedDependency {
+extension Lazy: DeferredForm {
     static var dependency: Dependency {
-        Dependency(key: ServiceKey(Value.self), kind: .deferred, wrapper: { Lazy($0) })
+        Dependency(key: ServiceKey(Value.self), kind: .deferred)
     }
 }

@@ -105,10 +105,14 @@ extension Owned: GatheredCollection {
 /// resolved in, which the engine hands over without making the service.
 struct UnitLink<Value: Sendable>: Sendable {
     let link: DeferredLink
+
+    init(_ link: DeferredLink) {
+        self.link = link
+    }
 }
 
-extension UnitLink: WrappedDependency {
+extension UnitLink: DeferredForm {
     static var dependency: Dependency {
-        Dependency(key: ServiceKey(Value.self), kind: .deferred, wrapper: { UnitLink(link: $0) })
+        Dependency(key: ServiceKey(Value.self), kind: .deferred)
     }
 }

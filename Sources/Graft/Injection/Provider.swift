@@ -38,8 +38,8 @@ public struct Provider<Value: Sendable>: Sendable {
     }
 }
 
-extension Provider: WrappedDependency {
+extension Provider: DeferredForm {
     static var dependency: Dependency {
-        Dependency(key: ServiceKey(Value.self), kind: .deferred, wrapper: { Provider($0) })
+        Dependency(key: ServiceKey(Value.self), kind: .deferred)
     }
 }

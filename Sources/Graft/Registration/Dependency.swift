@@ -62,7 +62,7 @@ struct Dependency: Sendable {
         /// Resolved before the dependent is created when registered; `nil` otherwise.
         case optional
         /// Handed over as a ``Lazy``, ``Provider`` or ``Factory`` and resolved later, so it forms
-        /// no cycle.
+        /// no cycle. The parameter's own type is the form handed over: the engine makes it.
         case deferred
         /// A runtime argument: the caller passes it when resolving (see ``argument``).
         case argument
@@ -70,8 +70,6 @@ struct Dependency: Sendable {
 
     @usableFromInline let key: ServiceKey
     @usableFromInline let kind: Kind
-    /// For a `.deferred` dependency, how to wrap the link in a `Lazy`, `Provider` or `Factory`.
-    @usableFromInline let wrapper: DependencyWrapper?
     /// For a ``Factory``, the argument types it passes; `nil` for every other dependency.
     let factoryArguments: [ServiceKey]?
     /// For an `.argument`, its position among the runtime arguments.
@@ -80,13 +78,11 @@ struct Dependency: Sendable {
     init(
         key: ServiceKey,
         kind: Kind,
-        wrapper: DependencyWrapper?,
         factoryArguments: [ServiceKey]? = nil,
         argument: Int = -1
     ) {
         self.key = key
         self.kind = kind
-        self.wrapper = wrapper
         self.factoryArguments = factoryArguments
         self.argument = argument
     }
@@ -99,23 +95,19 @@ struct Dependency: Sendable {
     /// one linking makes.
     static func linked(_ declared: DeclaredDependency, isRegistered: Bool) -> Dependency {
         if declared.isArgument {
-            return Dependency(key: declared.key, kind: .argument, wrapper: nil, argument: Int(declared.argument))
+            return Dependency(key: declared.key, kind: .argument, argument: Int(declared.argument))
         }
         if declared.isParameter, !isRegistered,
             let wrapping = declared.key.type as? any WrappedDependency.Type
         {
             return wrapping.dependency
         }
-        return Dependency(key: declared.key, kind: .direct, wrapper: nil)
+        return Dependency(key: declared.key, kind: .direct)
     }
 
     /// Whether the dependent cannot be created before this dependency is.
     @usableFromInline var isImmediate: Bool { kind == .direct || kind == .optional }
 }
-
-/// Makes a `Lazy<T>` or `Provider<T>` that resolves the wrapped service through a link.
-@usableFromInline
-typealias DependencyWrapper = @Sendable (DeferredLink) -> any Sendable
 
 /// A type that wraps another service as a dependency: `Lazy<T>`, `Provider<T>`, `T?`.
 ///
@@ -127,7 +119,7 @@ protocol WrappedDependency {
 
 extension Optional: WrappedDependency {
     static var dependency: Dependency {
-        Dependency(key: ServiceKey(Wrapped.self), kind: .optional, wrapper: nil)
+        Dependency(key: ServiceKey(Wrapped.self), kind: .optional)
     }
 }
 

@@ -83,10 +83,11 @@ extension ContainerCore {
     /// or `nil` for an unregistered optional.
     @usableFromInline
     func argument(_ index: Int, of entry: Entry, _ state: inout ResolveState) throws(GraftError) -> (any Sendable)? {
-        let dependency = entry.dependencies[index]
         let link = entry.links[index]
-        if let wrap = dependency.wrapper {
-            return wrap(DeferredLink(container: self, scope: state.scope, target: link, key: dependency.key))
+        if let form = entry.deferredForms[index] {
+            return form.init(
+                DeferredLink(container: self, scope: state.scope, target: link, key: entry.dependencies[index].key)
+            )
         }
         guard link >= 0 else { return nil }
         return try makeErased(table.entries[link], &state)
@@ -132,10 +133,10 @@ extension ContainerCore {
         }
         let dependency = wrapping.dependency
         let entry = table.entry(for: dependency.key.id, name: nil)
-        switch (dependency.wrapper, entry) {
-        case (let wrap?, let entry?):
+        switch (wrapping as? any DeferredForm.Type, entry) {
+        case (let form?, let entry?):
             let link = DeferredLink(container: self, scope: state.scope, target: entry.index, key: dependency.key)
-            return try cast(wrap(link), to: type, key)
+            return try cast(form.init(link), to: type, key)
         case (nil, let entry?):
             return try cast(try makeErased(entry, &state), to: type, key)
         case (nil, nil):

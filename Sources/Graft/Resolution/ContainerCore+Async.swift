@@ -45,7 +45,7 @@ extension ContainerCore {
             return try cast(try await collection.gatherAsync(from: self, &state), to: type, ServiceKey(type))
         }
         if name == nil, let wrapping = Service.self as? any WrappedDependency.Type,
-            wrapping.dependency.wrapper == nil,
+            wrapping.dependency.kind != .deferred,
             let entry = table.entry(for: wrapping.dependency.key.id, name: nil)
         {
             return try cast(try await makeErasedAsync(entry, &state), to: type, ServiceKey(type))

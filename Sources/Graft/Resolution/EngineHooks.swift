@@ -18,3 +18,10 @@ protocol GatheredCollection {
 protocol LeaseReturning: Sendable {
     func returnWithoutAwaiting()
 }
+
+/// A type handed over in place of the service it defers (`Lazy`, `Provider`, `Factory`, the unit
+/// inside an `Owned`): the engine links it without making the service and gives it the link, which
+/// resolves the service later. What it defers, and how, it says as any wrapped dependency does.
+protocol DeferredForm: WrappedDependency, Sendable {
+    init(_ link: DeferredLink)
+}

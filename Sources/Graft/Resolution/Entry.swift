@@ -39,6 +39,10 @@ final class Entry: Sendable {
     private let linkedDependencies: [Dependency]?
     /// The registration's declared dependencies.
     private let declaredDependencies: [DeclaredDependency]
+    /// For each dependency handed over deferred, the form made with its link (its parameter's
+    /// own type, found once here rather than by a cast per resolve); `nil` for the others, and
+    /// empty when every dependency is plain.
+    let deferredForms: [(any DeferredForm.Type)?]
     /// For each dependency, the index of the entry that answers it, or `-1` when none does
     /// (an unregistered optional).
     @usableFromInline let links: [Int]
@@ -118,6 +122,13 @@ final class Entry: Sendable {
         self.holdsInstanceItself = holdsItself(serviceType)
         self.linkedDependencies = linkedDependencies
         self.declaredDependencies = declaredDependencies
+        self.deferredForms =
+            linkedDependencies.map { linked in
+                linked.indices.map { position in
+                    linked[position].kind == .deferred
+                        ? declaredDependencies[position].key.type as? any DeferredForm.Type : nil
+                }
+            } ?? []
         self.links = links
         self.linksToSingletons = linksToSingletons
         if let dependencies = linkedDependencies {
