@@ -34,13 +34,13 @@ struct ChildOverlay {
     /// Per proxy (from index 1), the parent registration it stands for.
     let proxied: [Reached]
     /// The ancestors, the parent first.
-    let ancestors: [Container]
+    let ancestors: [ContainerCore]
     /// How many registrations come before the child's: the scope link and the proxies.
     var childStart: Int { proxied.count + 1 }
 
-    init(parent: Container, child: [Registration], hooks: [LifecycleHook], link: ParentLink) {
+    init(parent: ContainerCore, child: [Registration], hooks: [LifecycleHook], link: ParentLink) {
         let ancestors = Self.ancestors(of: parent)
-        let tables = ancestors.map { $0.core.table }
+        let tables = ancestors.map(\.table)
         let reached = Self.parentNodes(reachedBy: child, in: tables, alsoReaching: hooks.map(\.key.id))
         var registrations: [Registration] = [ParentScopeLink.registration(link)]
         registrations.reserveCapacity(1 + reached.count + child.count)
@@ -66,12 +66,12 @@ struct ChildOverlay {
     }
 
     /// The parent, its parent, and so on.
-    static func ancestors(of parent: Container) -> [Container] {
-        var chain: [Container] = []
-        var next: Container? = parent
-        while let container = next {
-            chain.append(container)
-            next = container.parent
+    static func ancestors(of parent: ContainerCore) -> [ContainerCore] {
+        var chain: [ContainerCore] = []
+        var next: ContainerCore? = parent
+        while let core = next {
+            chain.append(core)
+            next = core.table.parent?.core
         }
         return chain
     }
@@ -177,9 +177,9 @@ struct ChildOverlay {
     }
 
     /// The registration that stands in the child for `owner`'s registration `reached`.
-    static func proxy(for reached: Reached, of owner: Container, dependencies: [DeclaredDependency]) -> Registration {
-        let registration = owner.core.table.graph.registrations[reached.node]
-        let core = owner.core
+    static func proxy(for reached: Reached, of owner: ContainerCore, dependencies: [DeclaredDependency]) -> Registration
+    {
+        let registration = owner.table.graph.registrations[reached.node]
         let node = reached.node
         let hops = reached.level + 1
         func make<Service: Sendable>(_ type: Service.Type) -> Registration {
@@ -188,7 +188,7 @@ struct ChildOverlay {
                 name: registration.key.name,
                 lifetime: registration.lifetime,
                 recipe: Recipe(.parent) { construction in
-                    let service = try ParentLink.make(node, of: core, hops: hops, as: Service.self, for: construction)
+                    let service = try ParentLink.make(node, of: owner, hops: hops, as: Service.self, for: construction)
                     try construction.deliver(service)
                 },
                 dependencies: dependencies,
@@ -206,7 +206,7 @@ struct ChildOverlay {
         for dependent in childStart..<graph.count {
             for edge in graph.edges[dependent] where edge.isImmediate && edge.target > 0 && edge.target < childStart {
                 let reached = proxied[edge.target - 1]
-                let owner = ancestors[reached.level].core
+                let owner = ancestors[reached.level]
                 guard owner.table.graph.asyncCause(reached.node) != nil, !owner.exists(reached.node) else { continue }
                 let key = graph.key(edge.target)
                 problems.append(

@@ -14,12 +14,8 @@ struct ResolutionOrigin: Sendable {
 
     /// The origin of resolves through `resolver`, or `nil` for a resolver Graft did not make.
     init?(_ resolver: any Resolver) {
-        switch resolver {
-        case let container as Container: self.init(container: container.core, scope: container.core.root)
-        case let scope as Scope: self.init(container: scope.container, scope: scope)
-        case let frame as ResolutionFrame: self.init(container: frame.container, scope: frame.scope)
-        default: return nil
-        }
+        guard let start = (resolver as? any EngineResolver)?.resolutionStart else { return nil }
+        self.init(container: start.core, scope: start.state.scope)
     }
 
     /// The container and scope to resolve `key` from, both alive and open.
@@ -73,4 +69,20 @@ struct ResolutionOrigin: Sendable {
             try await body(container, &state)
         }
     }
+}
+
+/// A resolver an engine answers for: the container, a scope, the resolver a factory receives.
+/// Where a resolve through it starts, for what reaches the engine through the public `Resolver`
+/// protocol (runtime arguments, `@Injected`): a resolver Graft did not make has no start.
+protocol EngineResolver: Resolver {
+    /// The engine, and a resolution state on the scope the resolver resolves in.
+    var resolutionStart: (core: ContainerCore, state: ResolveState) { get }
+}
+
+extension Scope: EngineResolver {
+    var resolutionStart: (core: ContainerCore, state: ResolveState) { (container, ResolveState(scope: self)) }
+}
+
+extension ResolutionFrame: EngineResolver {
+    var resolutionStart: (core: ContainerCore, state: ResolveState) { (container, state) }
 }

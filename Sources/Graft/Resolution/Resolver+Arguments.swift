@@ -61,14 +61,7 @@ extension Resolver {
 
     /// The engine and the resolve state a resolve through this resolver starts from.
     private func resolutionStart(for key: ServiceKey) throws(GraftError) -> (ContainerCore, ResolveState) {
-        switch self {
-        case let container as Container:
-            return (container.core, ResolveState(scope: container.core.root))
-        case let scope as Scope:
-            return (scope.container, ResolveState(scope: scope))
-        case let frame as ResolutionFrame:
-            return (frame.container, frame.state)
-        default:
+        guard let start = (self as? any EngineResolver)?.resolutionStart else {
             throw GraftError(
                 .runtimeArguments,
                 "cannot pass runtime arguments to \(key.subject) through a \(Swift.type(of: self))",
@@ -76,5 +69,6 @@ extension Resolver {
                 hints: ["resolve with arguments from a Container, a Scope or the resolver a factory receives"]
             )
         }
+        return start
     }
 }

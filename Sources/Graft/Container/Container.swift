@@ -18,11 +18,14 @@ public final class Container: Resolver {
     /// Start hooks, stop hooks and running services, and the one shutdown (`Lifecycle/`).
     let lifecycle: Lifecycle
     /// The live children made by `makeChild`, which shutdown shuts down first (`Children/`).
-    let children = ChildContainers()
+    let children = ChildContainers<Container>()
+    /// The container this one was made from by ``makeChild(_:)-1cp6m``; `nil` for a built one.
+    public let parent: Container?
 
-    init(core: ContainerCore, lifecycle: Lifecycle = Lifecycle(plan: .empty)) {
+    init(core: ContainerCore, lifecycle: Lifecycle = Lifecycle(plan: .empty), parent: Container? = nil) {
         self.core = core
         self.lifecycle = lifecycle
+        self.parent = parent
     }
 
     @inlinable
@@ -121,4 +124,8 @@ extension Container {
     public func exportGraph(as format: GraphFormat) -> String {
         GraphRenderer(graph: core.table.graph, problems: []).render(format)
     }
+}
+
+extension Container: EngineResolver {
+    var resolutionStart: (core: ContainerCore, state: ResolveState) { (core, ResolveState(scope: core.root)) }
 }
