@@ -128,11 +128,11 @@ if wanted perf; then
             data="$out/perf-$loop-${library//[, ]/}.data"
             if [[ -n $dry_run ]]; then echo "-- $loop, $library"; else echo "-- $loop, $library" | tee -a "$out/$section.txt"; fi
             run perf record -q -e cpu-clock -o "$data" "$scaling" 3 1 "$loop" "$library"
-            [[ -n $dry_run ]] || perf script -F tid,sym -i "$data" 2>/dev/null | python3 -c '
-import collections, sys
-samples = [line.split(None, 1) for line in sys.stdin if line.strip()]
-threads = sorted({int(tid) for tid, *_ in samples})[-2:]
-mine = [rest[0].strip() if rest else "" for tid, *rest in samples if int(tid) in threads]
+            [[ -n $dry_run ]] || perf script -F tid,ip,sym -i "$data" 2>/dev/null | python3 -c '
+import sys
+samples = [line.split() for line in sys.stdin if line.strip()]  # tid, ip, symbol
+threads = sorted({int(fields[0]) for fields in samples})[-2:]
+mine = [fields[2] if len(fields) > 2 else "" for fields in samples if int(fields[0]) in threads]
 counted = sum(1 for sym in mine if sym in ("swift_retain", "swift_release"))
 print(f"swift_retain + swift_release: {100 * counted / max(len(mine), 1):.1f}% of {len(mine)} samples (threads {threads})")
 ' | tee -a "$out/$section.txt"
