@@ -1,8 +1,8 @@
 import Graft
 import Testing
 
-// The code of README.md's core examples, compiled and run, and its quoted error checked against
-// the message Graft prints.
+// A short tour of the core API and the first program of Getting started, compiled and run, and
+// README.md's quoted error checked against the message Graft prints.
 
 enum ReadmeTour {
     struct RadioFrequency: Sendable {
