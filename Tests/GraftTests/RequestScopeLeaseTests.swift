@@ -37,7 +37,6 @@ private struct TraceID: Sendable {
     private func container(failsToRelease: Bool = false, declaresTrace: Bool = false) throws -> Container {
         var builder = ContainerBuilder()
         if declaresTrace { builder.registerScopeValue(TraceID.self) }
-        builder.register(RequestOutcome.self, lifetime: .scoped) { _ in RequestOutcome() }
         builder.register(Connection.self, lifetime: .scoped) { [log] r in
             Connection(log: log, outcome: try r.resolve(RequestOutcome.self), failsToRelease: failsToRelease)
         }

@@ -38,13 +38,15 @@ extension AdaptedDependency {
 }
 
 extension Registration {
-    /// The transient registration of an adapter that makes `Adapter` from `dependencies`.
+    /// The registration of an adapter that makes `Adapter` from `dependencies`: a transient,
+    /// unless the adapter is the state of the scope it is made in (`.scoped`).
     ///
     /// With `makeAsync`, the adapter has an async form, run where it is made awaiting because
     /// something it needs must be awaited: for an adapter that resolves what it adapts itself
     /// (in a scope of its own) rather than from the dependencies the engine awaits first.
     init<Adapter: AdaptedDependency>(
         adapter: Adapter.Type,
+        lifetime: Lifetime.Kind = .transient,
         dependencies: [DeclaredDependency],
         source: SourceLocation,
         make: @escaping @Sendable (inout Construction) throws(GraftError) -> Adapter,
@@ -68,7 +70,7 @@ extension Registration {
         self.init(
             adapter,
             name: nil,
-            lifetime: .transient,
+            lifetime: lifetime,
             recipe: recipe,
             dependencies: dependencies,
             fileID: source.fileID,

@@ -8,8 +8,8 @@ import Synchronization
 ///
 /// - the handler returned: ``complete()`` before the response is sent (for a streamed body,
 ///   before its end); when it throws, the response becomes a `500`;
-/// - the handler threw, or completing or writing the response failed: ``fail()``, which marks a
-///   registered ``RequestOutcome`` failed and closes the scope;
+/// - the handler threw, or completing or writing the response failed: ``fail()``, which fails the
+///   scope (its ``RequestOutcome`` reads failed) and closes it;
 /// - the response was written: ``close()``.
 ///
 /// When nobody closes it (a response dropped without being written), the lease closes the scope
@@ -48,14 +48,11 @@ public final class RequestScopeLease: Sendable {
         try await scope.complete()
     }
 
-    /// Ends a failed request: marks a registered ``RequestOutcome`` failed, then closes the scope.
+    /// Ends a failed request: fails the scope (its ``RequestOutcome`` reads failed), then closes it.
     ///
     /// Does nothing once the scope was closed.
     public func fail() async {
         scope.markFailed()
-        if !closed.load(ordering: .acquiring), let outcome = try? await scope.resolveAll(RequestOutcome.self).last {
-            outcome.markFailed()
-        }
         await close()
     }
 

@@ -2,9 +2,11 @@
 // none of them. A feature plugs in by conforming (`All` and `ByName` resolve themselves, a
 // lease returns itself); the engine never learns which feature answered.
 
-/// A collection a caller can resolve directly, though no registration depends on it (and so
-/// linking made no registration for it): `container.resolve(All<any Plugin>.self)`. It is
-/// gathered at the call from the registrations of its element type, as `resolveAll` would.
+/// A type a caller can resolve directly though nobody registers it, and no registration depends
+/// on it (so linking added none for it): a collection gathered at the call from the
+/// registrations of its element type, as `resolveAll` would (`container.resolve(All<any
+/// Plugin>.self)`); a unit of work opened under the scope resolved from (`Owned`); the state of
+/// that scope (`RequestOutcome`).
 protocol GatheredCollection {
     static func gather(from core: ContainerCore, _ state: inout ResolveState) throws(GraftError) -> any Sendable
     static func gatherAsync(

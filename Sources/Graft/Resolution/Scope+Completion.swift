@@ -57,6 +57,11 @@ extension Scope {
         withState { $0.failed = true }
     }
 
+    /// Whether the scope's work failed (``markFailed()``).
+    var hasFailed: Bool {
+        withState { $0.failed }
+    }
+
     /// Keeps the completion step of `instance`, just made here, until the scope's owner runs it.
     ///
     /// - Throws: ``GraftError`` with code ``GraftError/Code/scopedFromRoot`` when the instance

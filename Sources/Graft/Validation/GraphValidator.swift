@@ -309,8 +309,11 @@ struct GraphValidator {
                     + (graph.registrations[captive].kind == .scopeValue
                         ? "; \(captiveKey.typeName) is a scope value, given to each scope, so make "
                             + "\(holderKey.typeName) .scoped or shorter-lived"
-                        : "; make \(holderKey.typeName) \(captiveLifetime) or shorter-lived, or make "
-                            + "\(captiveKey.typeName) live as long")
+                        : graph.isAdapter(captive)
+                            ? "; \(captiveKey.typeName) is the state of the scope it is made in, so make "
+                                + "\(holderKey.typeName) \(captiveLifetime) or shorter-lived"
+                            : "; make \(holderKey.typeName) \(captiveLifetime) or shorter-lived, or make "
+                                + "\(captiveKey.typeName) live as long")
             ]
         )
     }

@@ -54,7 +54,7 @@ public enum RequestScopeClosing {
     /// then closes the request's scope.
     ///
     /// When `responder` throws (writing the response failed: the client went away), the
-    /// request's `RequestOutcome` is marked failed before the scope closes, and the error is
+    /// request's `RequestOutcome` reads failed before the scope closes, and the error is
     /// thrown on.
     ///
     /// - Parameter responder: The server's responder for one request.

@@ -26,7 +26,7 @@ import Logging
 /// - **Closing.** The scope closes after the response body has been written, so a streaming body
 ///   still sees its scoped services; it closes as well when the handler throws, when writing the
 ///   body fails (the client went away), and when the response is dropped without being written.
-///   Async disposals are awaited. A registered `RequestOutcome` is marked failed first when the
+///   Async disposals are awaited. The request's `RequestOutcome` reads failed first when the
 ///   request failed.
 /// - **Draining.** While the container shuts down, a request that arrives gets no scope and is
 ///   answered `503 Service Unavailable`.
@@ -102,7 +102,7 @@ public struct RequestScopeMiddleware<Context: GraftRequestContext>: RouterMiddle
     /// scope and arranges its closing.
     ///
     /// Hummingbird calls it for each request. When the rest of the chain throws, the scope is
-    /// closed (and a registered `RequestOutcome` marked failed) before the error leaves;
+    /// closed (its `RequestOutcome` reading failed) before the error leaves;
     /// otherwise the returned response's body closes the scope once it has been written.
     ///
     /// - Parameters:

@@ -19,7 +19,7 @@ extension RouterMethods where Context: WebSocketRequestContext {
     ///   (`try await scope.complete()`: a unit of work commits) has run, so a client never reads a
     ///   reply to work that was not kept;
     /// - the message's scope then closes; when `onMessage` or the completion step throws, a
-    ///   registered `RequestOutcome` is marked failed, the scope closes, nothing is written back,
+    ///   request's `RequestOutcome` reads failed, the scope closes, nothing is written back,
     ///   the error is logged at `error` level naming the connection and the message's number, and
     ///   the next message is read;
     /// - the session's scope closes exactly once: when the client hangs up or the connection

@@ -50,7 +50,6 @@ private final class Made: Sendable {
         let disposed = Signal()
         var builder = ContainerBuilder()
         builder.register(Signal.self, instance: disposed)
-        builder.register(RequestOutcome.self, lifetime: .scoped) { _ in RequestOutcome() }
         builder.register(Probe.self, lifetime: .scoped, using: Probe.init(outcome:disposed:))
         let router = Router(context: BasicGraftRequestContext.self)
         router.add(middleware: RequestScopeMiddleware(try builder.build(), deadline: deadline))

@@ -31,7 +31,6 @@ private struct WriteFailure: Error {}
         let ledger = Ledger()
         var builder = ContainerBuilder()
         builder.register(Ledger.self, instance: ledger)
-        builder.register(RequestOutcome.self, lifetime: .scoped) { _ in RequestOutcome() }
         builder.register(Transaction.self, lifetime: .scoped, using: Transaction.init(outcome:ledger:))
         let container = try await builder.build()
 

@@ -24,7 +24,7 @@ public import Vapor
 ///   end of a streamed body, so for one the step runs before the stream starts.
 /// - **Deadline.** The handler and the completion step have ``deadline`` (30 seconds unless you
 ///   say otherwise) to produce the response. Past it, the handler's task is cancelled, the scope
-///   fails and closes (a registered `RequestOutcome` is marked failed, leased connections go
+///   fails and closes (the request's `RequestOutcome` reads failed, leased connections go
 ///   back), an `error` line names the request and what its scope still held, and the client is
 ///   answered `503 Service Unavailable` at once, even when the handler ignores cancellation.
 ///   A streamed body's own writing is not bounded by it.
@@ -36,7 +36,7 @@ public import Vapor
 /// - **Closing.** The scope closes when the handler throws, as soon as the response is ready
 ///   when its body is in memory, and for a streaming body when the stream lets go of the
 ///   request: a stream that captures `req` sees its scope open until it ends. A registered
-///   `RequestOutcome` is marked failed first when the request failed.
+///   `RequestOutcome` reads failed first when the request failed.
 /// - **Draining.** While the container shuts down, a request that arrives gets no scope and is
 ///   answered `503 Service Unavailable`.
 ///
