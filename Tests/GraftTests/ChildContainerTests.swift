@@ -546,8 +546,10 @@ private func tenant(_ id: String) -> (inout ContainerBuilder) -> Void {
             builder.register(Handler.self, lifetime: .scoped, using: Handler.init(trace:settings:))
         }
 
-        #expect(child.declaresScopeValue(RequestID.self))
-        #expect(!child.declaresScopeValue(Region.self))
+        // A request's scope, as the integrations open one, is given what the parent declares (the
+        // lease closes it when released).
+        let request = try RequestScopes(child, values: RequestID.self).open(providing: RequestID(value: "req")) { _ in }
+        #expect(try request.scope.resolve(Handler.self).trace.id.value == "req")
         let scope = try child.makeScope(providing: RequestID(value: "7f3a"))
         #expect(try scope.resolve(Handler.self).trace.id.value == "7f3a")
         #expect(try scope.resolve(RequestID.self).value == "7f3a")

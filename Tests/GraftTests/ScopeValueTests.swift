@@ -68,20 +68,26 @@ private func requestBuilder() -> ContainerBuilder {
         try parent.close()
     }
 
-    @Test func theContainerSaysWhichTypesAreDeclaredScopeValues() throws {
+    @Test func requestScopesAreGivenOnlyTheTypesDeclaredAsScopeValues() async throws {
         var builder = requestBuilder()
         builder.register(Session.self, lifetime: .scoped, using: Session.init)
         builder.register(Int.self, instance: 7)
         builder.registerScopeValue(String.self)
         builder.register(String.self) { _ in "a service now" }
-        let container = try builder.build()
+        let container = try await builder.build()
+        let audit = AuditLog(requestID: RequestID(value: "given"), tenant: Tenant(name: "given"))
 
-        #expect(container.declaresScopeValue(RequestID.self))
-        #expect(container.declaresScopeValue(Tenant.self))
-        #expect(!container.declaresScopeValue(AuditLog.self), "a scoped service")
-        #expect(!container.declaresScopeValue(Int.self), "a registered instance")
-        #expect(!container.declaresScopeValue(Double.self), "nothing registered")
-        #expect(!container.declaresScopeValue(String.self), "declared, then replaced by a service")
+        #expect(
+            try await requestScope(of: container, isGiven: RequestID(value: "7f3a")) { $0 == RequestID(value: "7f3a") }
+        )
+        #expect(try await requestScope(of: container, isGiven: Tenant(name: "acme")) { $0 == Tenant(name: "acme") })
+        #expect(try await !requestScope(of: container, isGiven: audit) { $0 === audit }, "a scoped service")
+        #expect(try await !requestScope(of: container, isGiven: 8) { $0 == 8 }, "a registered instance")
+        #expect(try await !requestScope(of: container, isGiven: 2.5) { $0 == 2.5 }, "nothing registered")
+        #expect(
+            try await !requestScope(of: container, isGiven: "given") { $0 == "given" },
+            "declared, then replaced by a service"
+        )
     }
 
     @Test func withScopeGivesValuesSynchronously() throws {
@@ -242,4 +248,18 @@ private func requestBuilder() -> ContainerBuilder {
                 """
         )
     }
+}
+
+/// Whether a request's scope opened on `container` with `value` resolves it as given: what
+/// `RequestScopes` decides from the container's declarations (a type nobody declared as a scope
+/// value is not given; the scope resolves what is registered for it, or nothing).
+private func requestScope<Value: Sendable>(
+    of container: Container,
+    isGiven value: Value,
+    _ matches: (Value) -> Bool
+) async throws -> Bool {
+    let lease = try RequestScopes(container, values: Value.self).open(providing: value) { _ in }
+    let resolved = try? await lease.scope.resolve(Value.self)
+    await lease.close()
+    return resolved.map(matches) ?? false
 }

@@ -73,12 +73,9 @@ extension Container {
 
 extension Container {
     /// Whether `type` was declared with
-    /// ``ContainerBuilder/registerScopeValue(_:fileID:line:)``: for integrations that give
-    /// scopes a value only when the app declared it.
-    ///
-    /// - Parameter type: A scope-value type.
-    /// - Returns: `true` when scopes can be given a `Value`.
-    public func declaresScopeValue<Value: Sendable>(_ type: Value.Type) -> Bool {
+    /// ``ContainerBuilder/registerScopeValue(_:fileID:line:)``: ``RequestScopes`` gives a
+    /// request's scope its values only when the app declared them.
+    func declaresScopeValue<Value: Sendable>(_ type: Value.Type) -> Bool {
         let index = core.table.unnamedIndex(for: ObjectIdentifier(type))
         // A child's scopes are given the values its parent declares too.
         if let parent, index.map({ core.table.registrations[$0].kind == .parent }) ?? true {
