@@ -446,8 +446,8 @@ private func unitBuilder(_ journal: Journal) -> ContainerBuilder {
         #expect(
             error?.description == """
                 Graft: Owned<Mailer> needs await to be created: it depends on Transport, whose factory is async
-                  this runs inside a task, but Swift picked the synchronous resolve
-                  in an async function, write `try await resolve(Owned<Mailer>.self)` (a synchronous function or closure must become async first)
+                  this runs inside a task, but Swift picked the synchronous get()
+                  in an async function, write `try await provider.get()` (a synchronous function or closure must become async first)
                   in top-level code (main.swift) Swift picks the synchronous overload even after `await`: move the code into an async function or an `@main` type's `static func main() async`
                 """
         )
