@@ -6,8 +6,8 @@
 /// that led to it and what would help.
 ///
 /// ```
-/// Graft: no registration for Engine (name: "v10")
-///   resolving: RaceCar → Engine["v10"]
+/// Graft: no registration for Engine (name: "diesel")
+///   resolving: RaceCar → Engine["diesel"]
 ///   registered for Engine: Engine, Engine["v12"]
 /// ```
 ///

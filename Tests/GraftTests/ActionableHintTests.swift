@@ -94,3 +94,129 @@ private func failureOutsideAnyTask(_ body: @escaping @Sendable () throws(GraftEr
         #expect(try readSynchronously(crew.garage) === garage)
     }
 }
+
+/// A name nobody registers offers the names that are registered for the type: the close one as
+/// "did you mean", otherwise the list, before how to register it.
+@Suite struct MissingNamedRegistrationOffersTheRegisteredNames {
+    private func container() throws -> Container {
+        var builder = ContainerBuilder()
+        builder.register((any Engine).self) { _ in V12Engine() }
+        builder.register((any Engine).self, name: "v12") { _ in V12Engine() }
+        builder.register((any Engine).self, name: "electric") { _ in V12Engine() }
+        return try builder.build()
+    }
+
+    @Test func aCloseNameIsOfferedAsDidYouMean() throws {
+        let container = try container()
+        let error = #expect(throws: GraftError.self) { try container.resolve((any Engine).self, name: "V21") }
+        #expect(
+            error?.description == """
+                Graft: no registration for Engine (name: "V21")
+                  did you mean Engine["v12"]?
+                  register it, made by a type that conforms to Engine: builder.register((any Engine).self, name: "V21", using: <ConformingType>.init)
+                """
+        )
+    }
+
+    @Test func withNoCloseNameTheRegisteredNamesAreListed() throws {
+        let container = try container()
+        let error = #expect(throws: GraftError.self) { try container.resolve((any Engine).self, name: "diesel") }
+        #expect(
+            error?.description == """
+                Graft: no registration for Engine (name: "diesel")
+                  registered for Engine: Engine, Engine["v12"], Engine["electric"]
+                  register it, made by a type that conforms to Engine: builder.register((any Engine).self, name: "diesel", using: <ConformingType>.init)
+                """
+        )
+    }
+
+    @Test func aNamedDependencyBuildCannotFindOffersTheCloseName() {
+        var builder = ContainerBuilder()
+        builder.register((any Engine).self, name: "v12") { _ in V12Engine() }
+        builder.register(String.self, dependencies: [Requirement((any Engine).self, name: "v-12")]) { _ in "" }
+        let problems = builder.validate()
+        #expect(problems.map(\.code) == [.missingDependency])
+        #expect(problems.first?.hints.first == #"did you mean Engine["v12"]?"#)
+    }
+}
+
+private final class Clock: Sendable {}
+private final class Settings: Sendable {}
+private final class Cart: Sendable {
+    init(clock: Clock) {}
+}
+private final class Checkout: Sendable {
+    init(clock: Clock, settings: Settings) {}
+}
+private final class PriceList: Sendable {
+    init(clock: Clock) {}
+}
+private enum Session: ScopeTag {}
+private final class Basket: Sendable {
+    init(settings: Settings) {}
+}
+
+/// The "register it" hint keeps the lifetime the dependents need (the longest-lived of them, so
+/// following it makes no captive dependency) and autowires the initializer: it compiles when
+/// copied.
+@Suite struct RegisterHintKeepsTheNeededLifetimeAndAutowires {
+    @Test func aScopedServiceMissingADependencySuggestsItScoped() {
+        var builder = ContainerBuilder()
+        builder.register(Cart.self, lifetime: .scoped, using: Cart.init(clock:))
+        let problems = builder.validate()
+        #expect(
+            problems.first?.hints.first
+                == "register it as long-lived as Cart, which needs it, autowiring its initializer: "
+                + "builder.register(Clock.self, lifetime: .scoped, using: Clock.init)"
+        )
+    }
+
+    @Test func theLongestLivedDependentDecidesSoNoneIsCaptive() throws {
+        var builder = ContainerBuilder()
+        builder.register(Cart.self, lifetime: .scoped, using: Cart.init(clock:))
+        builder.register(PriceList.self, lifetime: .singleton, using: PriceList.init(clock:))
+        builder.register(Checkout.self, using: Checkout.init(clock:settings:))
+        let problems = builder.validate()
+        #expect(
+            problems.map(\.code) == [.missingDependency, .missingDependency, .missingDependency, .missingDependency]
+        )
+        let registerClock =
+            "register it as long-lived as PriceList, which needs it, autowiring its initializer: "
+            + "builder.register(Clock.self, lifetime: .singleton, using: Clock.init)"
+        #expect(
+            problems.map { $0.hints.first } == [
+                registerClock, registerClock, registerClock,
+                "register it, autowiring its initializer: builder.register(Settings.self, using: Settings.init)",
+            ]
+        )
+        // Followed, the hints build.
+        builder.register(Clock.self, lifetime: .singleton, using: Clock.init)
+        builder.register(Settings.self, using: Settings.init)
+        let container = try builder.build()
+        _ = try container.makeScope().resolve(Cart.self)
+    }
+
+    @Test func aTaggedServiceMissingADependencySuggestsItsTag() {
+        var builder = ContainerBuilder()
+        let line = #line + 1
+        builder.register(Basket.self, lifetime: .scoped(in: Session.self), using: Basket.init(settings:))
+        #expect(
+            builder.validate().first?.description == """
+                Graft: no registration for Settings, which Basket needs
+                  resolving: Basket → Settings
+                  register it as long-lived as Basket, which needs it, autowiring its initializer: builder.register(Settings.self, lifetime: .scoped(in: Session.self), using: Settings.init)
+                  Basket was registered at GraftTests/ActionableHintTests.swift:\(line)
+                """
+        )
+    }
+
+    @Test func aResolveByHandLeavesTheLifetimeToTheDefault() throws {
+        let error = #expect(throws: GraftError.self) { try ContainerBuilder().build().resolve(Clock.self) }
+        #expect(
+            error?.description == """
+                Graft: no registration for Clock
+                  register it, autowiring its initializer: builder.register(Clock.self, using: Clock.init)
+                """
+        )
+    }
+}
