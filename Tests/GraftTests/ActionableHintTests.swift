@@ -220,3 +220,47 @@ private final class Basket: Sendable {
         )
     }
 }
+
+private struct RequestID: Sendable {
+    let value: String
+}
+
+/// A type declared as a scope value and registered as a service too: whichever came last would
+/// answer, and every request would fail; `build()` says so, with both sites.
+@Suite struct ScopeValueRegisteredAsAServiceFailsBuild {
+    @Test(arguments: [false, true])
+    func bothSitesAreNamedWithWhatToDo(serviceFirst: Bool) {
+        var builder = ContainerBuilder()
+        let (declared, registered): (Int, Int)
+        if serviceFirst {
+            registered = #line + 1
+            builder.register(RequestID.self) { _ in RequestID(value: "fixed") }
+            declared = #line + 1
+            builder.registerScopeValue(RequestID.self)
+        } else {
+            declared = #line + 1
+            builder.registerScopeValue(RequestID.self)
+            registered = #line + 1
+            builder.register(RequestID.self) { _ in RequestID(value: "fixed") }
+        }
+        let error = #expect(throws: GraftError.self) { try builder.build() }
+        #expect(error?.problems.map(\.code) == [.conflictingRegistration])
+        #expect(
+            error?.description == """
+                Graft: build() found 1 problem
+                  1. RequestID is declared as a scope value and also registered as a service
+                     declared as a scope value at GraftTests/ActionableHintTests.swift:\(declared); registered as a service at GraftTests/ActionableHintTests.swift:\(registered)
+                     keep one: if each scope is given its RequestID (makeScope(providing:), or a web integration's request values), remove the service registration; if a factory makes it, remove registerScopeValue(RequestID.self)
+                """
+        )
+    }
+
+    @Test func aNamedRegistrationOfTheTypeIsNoConflict() throws {
+        var builder = ContainerBuilder()
+        builder.registerScopeValue(RequestID.self)
+        builder.register(RequestID.self, name: "fallback") { _ in RequestID(value: "none") }
+        let container = try builder.build()
+        let scope = try container.makeScope(providing: RequestID(value: "7f3a"))
+        #expect(try scope.resolve(RequestID.self).value == "7f3a")
+    }
+}

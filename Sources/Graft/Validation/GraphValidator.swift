@@ -1,7 +1,8 @@
 /// Checks a whole graph at once and describes every problem it finds.
 ///
-/// Problems come in a fixed order — missing dependencies, unmet module requirements, cycles,
-/// captive dependencies, then eager singletons that need `await` — and within each kind in
+/// Problems come in a fixed order — conflicting registrations, missing dependencies, unmet
+/// module requirements, cycles, captive dependencies, runtime arguments, then eager singletons
+/// that need `await` — and within each kind in
 /// registration order, so the same graph always gives the same report.
 struct GraphValidator {
     let graph: DependencyGraph
@@ -11,7 +12,8 @@ struct GraphValidator {
     ///
     /// - Parameter buildIsAsync: Whether eager singletons may need `await` (the async `build()`).
     func problems(buildIsAsync: Bool) -> [GraftError] {
-        var problems = missingDependencies()
+        var problems = scopeValuesAlsoRegistered()
+        problems += missingDependencies()
         problems += unmetRequirements()
         problems += cycles()
         problems += captiveDependencies()
