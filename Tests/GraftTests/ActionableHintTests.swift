@@ -264,3 +264,42 @@ private struct RequestID: Sendable {
         #expect(try scope.resolve(RequestID.self).value == "7f3a")
     }
 }
+
+private final class Ledger: Sendable {}
+private final class Audit: Sendable {}
+private final class Reports: Sendable {
+    init(ledger: Ledger, audit: Audit) {}
+}
+
+/// `build()` reports every problem at once: a service with two captive dependencies gets both.
+@Suite struct BuildReportsEveryCaptiveDependency {
+    @Test func bothCaptivesOfOneServiceAreReported() {
+        var builder = ContainerBuilder()
+        builder.register(Ledger.self, lifetime: .scoped, using: Ledger.init)
+        builder.register(Audit.self, lifetime: .scoped, using: Audit.init)
+        builder.register(Reports.self, lifetime: .singleton, using: Reports.init(ledger:audit:))
+        let error = #expect(throws: GraftError.self) { try builder.build() }
+        #expect(
+            error?.description == """
+                Graft: build() found 2 problems
+                  1. captive dependency: Reports (.singleton) depends on Ledger (.scoped)
+                     resolving: Reports → Ledger
+                     a .singleton outlives each .scoped instance; make Reports .scoped or shorter-lived, or make Ledger live as long
+                  2. captive dependency: Reports (.singleton) depends on Audit (.scoped)
+                     resolving: Reports → Audit
+                     a .singleton outlives each .scoped instance; make Reports .scoped or shorter-lived, or make Audit live as long
+                """
+        )
+    }
+
+    @Test func everyKindOfProblemIsReportedInTheSameBuild() {
+        var builder = ContainerBuilder()
+        builder.registerScopeValue(RequestID.self)
+        builder.register(RequestID.self) { _ in RequestID(value: "fixed") }
+        builder.register(Ledger.self, lifetime: .scoped, using: Ledger.init)
+        builder.register(Reports.self, lifetime: .singleton, using: Reports.init(ledger:audit:))
+        let error = #expect(throws: GraftError.self) { try builder.build() }
+        #expect(error?.problems.map(\.code) == [.conflictingRegistration, .missingDependency, .captiveDependency])
+        #expect(builder.validate().map(\.code) == error?.problems.map(\.code))
+    }
+}

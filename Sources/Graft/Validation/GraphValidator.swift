@@ -201,19 +201,22 @@ struct GraphValidator {
         return CycleReport.error(keys + keys.prefix(1), closingSource: members.last.map { "\(graph.source($0))" })
     }
 
-    /// Longer-lived services holding shorter-lived ones, directly or through transients.
+    /// Longer-lived services holding shorter-lived ones, directly or through transients: each
+    /// captive of a holder once (two dependencies that reach the same one are one mistake).
     private func captiveDependencies() -> [GraftError] {
         let shortest = shortestLivedThroughTransients()
         var problems: [GraftError] = []
         for holder in 0..<graph.count {
             let holderRank = holdingRank(holder)
             guard holderRank >= Self.scopedRank, !graph.edges.isEmpty(holder) else { continue }
+            var reported: [Int] = []
             for edge in graph.edges[holder] {
                 let reached = passesThrough(edge.target) ? shortest[edge.target] : own(edge.target)
-                guard let reached, reached.rank > 0, reached.rank < holderRank else { continue }
+                guard let reached, reached.rank > 0, reached.rank < holderRank, !reported.contains(reached.node)
+                else { continue }
+                reported.append(reached.node)
                 let path = [holder] + chain(from: edge.target, shortest: shortest)
                 problems.append(captiveProblem(holder: holder, captive: reached.node, path: path))
-                break
             }
         }
         return problems
