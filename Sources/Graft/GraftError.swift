@@ -6,8 +6,8 @@
 /// that led to it and what would help.
 ///
 /// ```
-/// Graft: no registration for Engine (name: "v10")
-///   resolving: RaceCar → Engine["v10"]
+/// Graft: no registration for Engine (name: "diesel")
+///   resolving: RaceCar → Engine["diesel"]
 ///   registered for Engine: Engine, Engine["v12"]
 /// ```
 ///
@@ -54,6 +54,7 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
             case noTaggedScope = "no scope with the tag"
             case invalidLease = "invalid lease"
             case notCompleted = "not completed"
+            case conflictingRegistration = "conflicting registration"
         }
 
         private let wrapped: Wrapped
@@ -138,6 +139,10 @@ public struct GraftError: Error, Hashable, CustomStringConvertible, Sendable {
         /// A scope closed holding work whose completion step never ran (a ``Completable`` it made
         /// was neither completed nor failed): reported, not thrown, as the close goes on.
         public static let notCompleted = Code(.notCompleted)
+        /// Two registrations of one type cannot both hold: a type declared as a scope value
+        /// (``ContainerBuilder/registerScopeValue(_:fileID:line:)``) is also registered as a
+        /// service. Reported by `build()`.
+        public static let conflictingRegistration = Code(.conflictingRegistration)
 
         /// A short, human-readable name for the code.
         public var description: String { wrapped.rawValue }

@@ -87,15 +87,15 @@ extension GettingStartedArticle {
                     Graft: build() found 3 problems
                       1. no registration for Engine, which RaceCar needs
                          resolving: RaceCar → Engine
-                         register it: builder.register(Engine.self) { _ in ... }
+                         register it, made by a type that conforms to Engine: builder.register((any Engine).self, using: <ConformingType>.init)
                          RaceCar was registered at GraftDocSnippetsTests/GettingStartedSnippets.swift:\(line)
                       2. no registration for Transmission, which RaceCar needs
                          resolving: RaceCar → Transmission
-                         register it: builder.register(Transmission.self) { _ in ... }
+                         register it, autowiring its initializer: builder.register(Transmission.self, using: Transmission.init)
                          RaceCar was registered at GraftDocSnippetsTests/GettingStartedSnippets.swift:\(line)
                       3. no registration for RadioFrequency, which RaceCar needs
                          resolving: RaceCar → RadioFrequency
-                         register it: builder.register(RadioFrequency.self) { _ in ... }
+                         register it, autowiring its initializer: builder.register(RadioFrequency.self, using: RadioFrequency.init)
                          RaceCar was registered at GraftDocSnippetsTests/GettingStartedSnippets.swift:\(line)
                     """
             )

@@ -35,7 +35,7 @@ private final class Newsletter: Sendable {
                 == """
                 Graft: no registration for Mailer
                   registered: SMTPMailer; if Mailer is a protocol SMTPMailer conforms to, alias it: builder.alias((any Mailer).self, to: SMTPMailer.self)
-                  register it: builder.register(Mailer.self) { _ in ... }
+                  register it, made by a type that conforms to Mailer: builder.register((any Mailer).self, using: <ConformingType>.init)
                 """
         )
         // The alias the hint gives works.

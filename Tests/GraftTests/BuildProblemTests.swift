@@ -32,7 +32,7 @@ import Testing
                   2. ServerSettings.host expects String, got Int
                   3. no registration for Transmission, which Wheel needs
                      resolving: Wheel → Transmission
-                     register it: builder.register(Transmission.self) { _ in ... }
+                     register it, autowiring its initializer: builder.register(Transmission.self, using: Transmission.init)
                      Wheel was registered at GraftTests/BuildProblemTests.swift:\(wheelLine)
                 """
         )

@@ -53,8 +53,8 @@ private final class Innermost: Sendable {}
             error?.description == """
                 Graft: no registration for Engine (name: "v10")
                   resolving: RaceCar → Engine["v10"]
-                  registered for Engine: Engine, Engine["v12"]
-                  register it: builder.register(Engine.self, name: "v10") { _ in ... }
+                  did you mean Engine["v12"]?
+                  register it, made by a type that conforms to Engine: builder.register((any Engine).self, name: "v10", using: <ConformingType>.init)
                   build() could not see this: RaceCar resolves Engine["v10"] without declaring it; add dependencies: [Requirement(Engine.self, name: "v10")] to RaceCar's registration so build() checks it next time
                 """
         )
@@ -68,7 +68,7 @@ private final class Innermost: Sendable {}
         #expect(
             error?.description == """
                 Graft: no registration for Wheel
-                  register it: builder.register(Wheel.self) { _ in ... }
+                  register it, autowiring its initializer: builder.register(Wheel.self, using: Wheel.init)
                 """
         )
     }

@@ -91,7 +91,7 @@ private struct Boom: Error, CustomStringConvertible {
         #expect(
             error?.description == """
                 Graft: no registration for Tyre
-                  register it: builder.register(Tyre.self) { _ in ... }
+                  register it, autowiring its initializer: builder.register(Tyre.self, using: Tyre.init)
                 """
         )
     }
@@ -194,8 +194,8 @@ private struct Boom: Error, CustomStringConvertible {
             error?.description
                 == """
                 Graft: Tyre needs await to be created: its factory is async
-                  this runs inside a task, but Swift picked the synchronous resolve
-                  in an async function, write `try await resolve(Tyre.self)` (a synchronous function or closure must become async first)
+                  this runs inside a task, but Swift picked the synchronous get()
+                  in an async function, write `try await provider.get()` (a synchronous function or closure must become async first)
                   in top-level code (main.swift) Swift picks the synchronous overload even after `await`: move the code into an async function or an `@main` type's `static func main() async`
                 """
         )

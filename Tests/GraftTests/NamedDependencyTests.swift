@@ -80,7 +80,7 @@ private final class Pit: Sendable {
         #expect(problem?.code == .missingDependency)
         #expect(problem?.summary == "no registration for Motor (name: \"v12\"), which Roadster needs")
         #expect(problem?.path == ["Roadster", "Motor[\"v12\"]"])
-        #expect(problem?.hints.first == "registered for Motor: Motor[\"v10\"]")
+        #expect(problem?.hints.first == "did you mean Motor[\"v10\"]?")
         #expect(
             problem?.hints.contains(
                 "Roadster asks for it with Named<Motor, V12>: register Motor with name: V12.name (\"v12\")"

@@ -401,7 +401,7 @@ private func unitBuilder(_ journal: Journal) -> ContainerBuilder {
                 Graft: build() found 1 problem
                   1. no registration for Transport, which Mailer needs
                      resolving: Notifier → Owned<Mailer> → Mailer → Transport
-                     register it: builder.register(Transport.self) { _ in ... }
+                     register it, autowiring its initializer: builder.register(Transport.self, using: Transport.init)
                      each Owned<Mailer> that Notifier asks for resolves Mailer in a scope of its own
                      Mailer was registered at GraftTests/OwnedTests.swift:\(line)
                 """
@@ -418,7 +418,7 @@ private func unitBuilder(_ journal: Journal) -> ContainerBuilder {
                 Graft: build() found 1 problem
                   1. no registration for Mailer, which Notifier needs
                      resolving: Notifier → Owned<Mailer> → Mailer
-                     register it: builder.register(Mailer.self) { _ in ... }
+                     register it, autowiring its initializer: builder.register(Mailer.self, using: Mailer.init)
                      each Owned<Mailer> that Notifier asks for resolves Mailer in a scope of its own
                      Notifier was registered at GraftTests/OwnedTests.swift:\(line)
                 """
@@ -446,8 +446,8 @@ private func unitBuilder(_ journal: Journal) -> ContainerBuilder {
         #expect(
             error?.description == """
                 Graft: Owned<Mailer> needs await to be created: it depends on Transport, whose factory is async
-                  this runs inside a task, but Swift picked the synchronous resolve
-                  in an async function, write `try await resolve(Owned<Mailer>.self)` (a synchronous function or closure must become async first)
+                  this runs inside a task, but Swift picked the synchronous get()
+                  in an async function, write `try await provider.get()` (a synchronous function or closure must become async first)
                   in top-level code (main.swift) Swift picks the synchronous overload even after `await`: move the code into an async function or an `@main` type's `static func main() async`
                 """
         )

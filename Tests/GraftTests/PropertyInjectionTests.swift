@@ -319,7 +319,7 @@ private class PitWallBase {
             error?.description == """
                 Graft: cannot inject Dashboard.backupTimer (Timer): no registration for Timer (name: "backup")
                   registered for Timer: Timer
-                  register it: builder.register(Timer.self, name: "backup") { _ in ... }
+                  register it, autowiring its initializer: builder.register(Timer.self, name: "backup", using: Timer.init)
                 """
         )
         #expect(try dashboard.$timer.value === dashboard.timer, "the property before it was resolved")

@@ -444,11 +444,17 @@ private func compareProblems(
     if missing.count != verdict.missing {
         differences.append("model expects \(verdict.missing) missing dependencies, build() reported \(missing.count)")
     }
-    if captive.count != verdict.captive {
+    // The model counts the services holding a captive; build() reports each captive of each
+    // holder, once.
+    let captiveHolders = Set(captive.compactMap(\.path.first)).count
+    if Set(captive.map(\.summary)).count != captive.count {
+        differences.append("build() reported a captive dependency twice: \(captive.map(\.summary))")
+    }
+    if captiveHolders != verdict.captive {
         let difference =
-            "model expects \(verdict.captive) captive dependencies, build() reported \(captive.count): "
-            + "\(captive.map(\.summary))"
-        if captive.count < verdict.captive && verdict.transientOnCycle {
+            "model expects \(verdict.captive) services holding captive dependencies, build() reported "
+            + "\(captiveHolders): \(captive.map(\.summary))"
+        if captiveHolders < verdict.captive && verdict.transientOnCycle {
             report.known.append(difference)
         } else {
             differences.append(difference)

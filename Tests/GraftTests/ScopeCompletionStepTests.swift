@@ -268,6 +268,66 @@ private final class CreationNames: ContainerObserver {
     }
 }
 
+/// Records what it is told of work left uncommitted: the services, the scope, the message.
+private struct UncommittedWorkRecorder: ContainerObserver {
+    let log: EventLog
+
+    func scopeDidCloseWithoutCompleting(_ event: NotCompletedEvent) {
+        log.append("\(event.services) in \(event.scope)")
+        log.append(event.error.description)
+    }
+}
+
+/// A scope closed holding work whose completion step never ran is told to observers too, after
+/// the unhandled-error handler, with the same message.
+@Suite struct UncommittedWorkIsReportedToObservers {
+    let log = EventLog()
+
+    private func container() throws -> Container {
+        var builder = ContainerBuilder()
+        builder.unhandledErrorHandler = { [log] in log.append("handler: \($0.code)") }
+        builder.addObserver(UncommittedWorkRecorder(log: log))
+        builder.register(Ledger.self, lifetime: .scoped) { [log] _ in Ledger("orders", log: log) }
+        builder.register(Ledger.self, name: "audit", lifetime: .scoped) { [log] _ in Ledger("audit", log: log) }
+        builder.onComplete(Ledger.self)
+        builder.onComplete(Ledger.self, name: "audit")
+        return try builder.build()
+    }
+
+    @Test func observersAreToldTheServicesTheScopeAndTheMessage() async throws {
+        let scope = try container().makeScope()
+        _ = try await scope.resolve(Ledger.self)
+        _ = try await scope.resolve(Ledger.self, name: "audit")
+        try await scope.close()
+        #expect(
+            log.entries == [
+                "handler: not completed",
+                #"["Ledger", "Ledger[\"audit\"]"] in \#(ObjectIdentifier(scope))"#,
+                """
+                Graft: a scope closed, but the completion steps of Ledger, Ledger["audit"] never ran: its work was not committed
+                  run try await scope.complete() before closing the scope, or use try await container.withScope { … }, which completes when its body returns
+                  a scope whose work failed says so first (RequestScopeLease.fail() in a web framework integration) and closes without this report
+                """,
+                "dispose audit",
+                "dispose orders",
+            ]
+        )
+    }
+
+    @Test func aCompletedScopeTellsNoObserver() async throws {
+        try await container().withScope { scope in _ = try await scope.resolve(Ledger.self) }
+        #expect(log.entries == ["commit orders", "dispose orders"])
+    }
+
+    @Test func anObserverCanBeTestedWithAnEventOfItsOwn() {
+        let error = GraftError(.notCompleted, "a scope closed, but the completion step of Ledger never ran")
+        UncommittedWorkRecorder(log: log).scopeDidCloseWithoutCompleting(
+            NotCompletedEvent(scope: ObjectIdentifier(log), services: ["Ledger"], error: error)
+        )
+        #expect(log.entries == [#"["Ledger"] in \#(ObjectIdentifier(log))"#, "Graft: \(error.summary)"])
+    }
+}
+
 /// A `Completable` needs no second line: its registration implies its completion step.
 @Suite struct CompletableRegistrationTests {
     let log = EventLog()

@@ -137,7 +137,7 @@ private func chainBuilder(count: Int) -> (ContainerBuilder, any Chained.Type) {
                   1. no registration for Engine, which RaceCar needs
                      resolving: RaceCar → Engine
                      registered for Engine: Engine["v12"]
-                     register it: builder.register(Engine.self) { _ in ... }
+                     register it, made by a type that conforms to Engine: builder.register((any Engine).self, using: <ConformingType>.init)
                      RaceCar was registered at GraftTests/ValidationTests.swift:
                 """
             ) == true

@@ -62,3 +62,36 @@ enum SynchronousClose {
         }
     }
 }
+
+/// The needs-await error of a deferred dependency (`Lazy`, `Provider`) read synchronously: the
+/// fix is the deferred value's own async accessor, not a `resolve` the user never wrote.
+enum DeferredReadHints {
+    /// `error` with hints that name `asyncSpelling` when it says that `key` itself needs `await`;
+    /// any other error unchanged (a dependency that a synchronous factory could not await says
+    /// what to change in that factory).
+    ///
+    /// - Parameters:
+    ///   - error: What the synchronous read threw.
+    ///   - key: The service behind the deferred dependency.
+    ///   - wrapper: The deferred dependency's type, as the user wrote it (`Lazy<Pool>`).
+    ///   - asyncSpelling: The async read, as it compiles (`try await lazy.get()`).
+    static func rewording(
+        _ error: GraftError,
+        of key: ServiceKey,
+        wrapper: String,
+        asyncSpelling: String
+    ) -> GraftError {
+        guard error.code == .needsAwait, error.service == key.description else { return error }
+        return GraftError(
+            .needsAwait,
+            error.summary,
+            service: error.service,
+            path: error.path,
+            hints: OverloadHints.forWantOfAwait(
+                call: "get()",
+                asyncSpelling: asyncSpelling,
+                outsideTask: ["read \(wrapper) with `\(asyncSpelling)` from async code"]
+            )
+        )
+    }
+}

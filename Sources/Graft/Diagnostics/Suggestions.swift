@@ -1,13 +1,27 @@
 /// Near matches for a key nobody registers: other names of the same type, and types whose
 /// names are a small edit away (`Engin` for `Engine`).
 enum Suggestions {
-    /// Lines for a message about `key`, drawn from `registered`.
-    static func hints(for key: ServiceKey, among registered: [ServiceKey]) -> [String] {
+    /// Lines for a message about `key`, drawn from `registered`: what is registered instead, then
+    /// how to register it.
+    ///
+    /// - Parameters:
+    ///   - key: The key nobody registers.
+    ///   - registered: The keys that are registered, in registration order.
+    ///   - lifetime: The lifetime to register it with, and the registration that needs it that
+    ///     long; `nil` when nothing says (a resolve by hand), which the hint leaves to the default.
+    ///   - offeringRegistration: Whether to end with how to register it (a caller with a better
+    ///     way to say it leaves it out).
+    static func hints(
+        for key: ServiceKey,
+        among registered: [ServiceKey],
+        lifetime: NeededLifetime? = nil,
+        offeringRegistration: Bool = true
+    ) -> [String] {
         guard !key.isResolver else { return [resolverIsNoService] }
         var hints: [String] = []
-        let sameType = unique(registered.filter { $0.id == key.id }.map(\.description))
+        let sameType = registered.filter { $0.id == key.id }
         if !sameType.isEmpty {
-            hints.append("registered for \(key.typeName): \(sameType.joined(separator: ", "))")
+            hints.append(sameTypeHint(for: key, among: sameType))
         } else {
             let close = unique(
                 registered.map(\.typeName).filter { isClose($0, to: key.typeName) && $0 != key.typeName }
@@ -17,8 +31,42 @@ enum Suggestions {
             }
             hints += aliasHints(for: key, among: registered)
         }
-        hints.append("register it: builder.register(\(key.typeName).self\(nameArgument(key))) { _ in ... }")
+        if offeringRegistration {
+            hints.append(registerHint(for: key, lifetime: lifetime))
+        }
         return hints
+    }
+
+    /// For a name nobody registers, the registered names close to it (`"v12"` for `"v21"`);
+    /// otherwise every registration of the type.
+    private static func sameTypeHint(for key: ServiceKey, among sameType: [ServiceKey]) -> String {
+        if let name = key.name {
+            let close = unique(
+                sameType.filter { $0.name.map { isClose($0, to: name) } ?? false }.map(\.description)
+            )
+            if !close.isEmpty {
+                return "did you mean \(close.joined(separator: " or "))?"
+            }
+        }
+        return "registered for \(key.typeName): \(unique(sameType.map(\.description)).joined(separator: ", "))"
+    }
+
+    /// How to register `key`, as it compiles when copied: autowired from the type's initializer
+    /// (`using: Engine.init`), with the name and the lifetime the message needs; a type that
+    /// registers itself (``Injectable``) as its declaration says; a protocol with the type that
+    /// conforms to it, which only the user knows.
+    static func registerHint(for key: ServiceKey, lifetime: NeededLifetime? = nil) -> String {
+        let reason = lifetime.map { " as long-lived as \($0.holder), which needs it," } ?? ","
+        let arguments = nameArgument(key) + (lifetime.map { ", lifetime: \($0.spelling)" } ?? "")
+        if key.isProtocol {
+            return "register it\(reason) made by a type that conforms to \(key.typeName): "
+                + "builder.register((any \(key.typeName)).self\(arguments), using: <ConformingType>.init)"
+        }
+        if key.name == nil, key.type is any Injectable.Type {
+            return "register it as its declaration (Injectable) says: builder.register(\(key.typeName).self)"
+        }
+        return "register it\(reason) autowiring its initializer: "
+            + "builder.register(\(key.typeName).self\(arguments), using: \(key.typeName).init)"
     }
 
     /// For a protocol nobody registers (`any Mailer`), the registered types whose names contain
@@ -104,4 +152,30 @@ enum Suggestions {
         }
         return previous[b.count]
     }
+}
+
+/// The lifetime a missing service is needed with: as long as the longest-lived registration that
+/// depends on it, so that registering it as the hint says makes no captive dependency.
+struct NeededLifetime: Sendable {
+    /// The lifetime as a registration spells it: `.singleton`, `.scoped(in: Session.self)`.
+    let spelling: String
+    /// The registration that needs it that long, as messages name it.
+    let holder: String
+
+    /// The lifetime `holder`, a registration of `lifetime` (tagged with `tag`), needs of what it
+    /// holds; `nil` for one made per resolve or per call, whose dependencies may be transient.
+    init?(_ lifetime: Lifetime.Kind, tag: ScopeTagID?, holder: ServiceKey) {
+        switch lifetime {
+        case .singleton, .eagerSingleton, .weak: spelling = ".singleton"
+        case .scoped: spelling = tag.map { ".scoped(in: \($0).self)" } ?? ".scoped"
+        case .transient, .graph: return nil
+        }
+        self.holder = holder.description
+    }
+}
+
+extension ServiceKey {
+    /// Whether the key's type is a protocol (`any Mailer`), which messages print without `any`:
+    /// its metatype's type prints as `Mailer.Protocol`. Asked only while writing a message.
+    var isProtocol: Bool { String(describing: Swift.type(of: type)).hasSuffix(".Protocol") }
 }

@@ -37,7 +37,17 @@ public final class Lazy<Value: Sendable>: Sendable {
     /// - Returns: The value, the same one every time.
     /// - Throws: ``GraftError`` when the factory behind it throws; the next call tries again.
     public func get() throws(GraftError) -> Value {
-        try once.value(of: self)
+        do {
+            return try once.value(of: self)
+        } catch {
+            // A service that needs `await` is read with the async `get()`, which the hint names.
+            throw DeferredReadHints.rewording(
+                error,
+                of: ServiceKey(Value.self),
+                wrapper: "Lazy<\(ServiceKey(Value.self).typeName)>",
+                asyncSpelling: "try await lazy.get()"
+            )
+        }
     }
 
     /// The value, created by the first call, awaiting an async factory; suspends instead of

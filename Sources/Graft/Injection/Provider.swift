@@ -26,7 +26,17 @@ public struct Provider<Value: Sendable>: Sendable {
     /// - Returns: A new instance for transients, the shared one for other lifetimes.
     /// - Throws: ``GraftError`` when the factory behind it throws.
     public func get() throws(GraftError) -> Value {
-        try link.resolve(Value.self)
+        do {
+            return try link.resolve(Value.self)
+        } catch {
+            // A service that needs `await` is resolved with the async `get()`, which the hint names.
+            throw DeferredReadHints.rewording(
+                error,
+                of: link.key,
+                wrapper: "Provider<\(link.key.typeName)>",
+                asyncSpelling: "try await provider.get()"
+            )
+        }
     }
 
     /// Resolves the service, awaiting an async factory.

@@ -37,6 +37,11 @@ public protocol ContainerObserver: Sendable {
     /// shutdown, or by being let go without being closed (its instances then left to its
     /// parent). Each scope reported open is reported closed once.
     func didCloseScope(_ event: ScopeEvent)
+
+    /// A scope closed, or was let go, holding work whose completion step never ran: a
+    /// ``Completable`` it made was neither completed nor failed, so its work was not committed.
+    /// Told after ``ContainerBuilder/unhandledErrorHandler`` is given the same error.
+    func scopeDidCloseWithoutCompleting(_ event: NotCompletedEvent)
 }
 
 extension ContainerObserver {
@@ -54,6 +59,9 @@ extension ContainerObserver {
 
     /// Does nothing.
     public func didCloseScope(_ event: ScopeEvent) {}
+
+    /// Does nothing.
+    public func scopeDidCloseWithoutCompleting(_ event: NotCompletedEvent) {}
 }
 
 /// Who owns an instance: disposes it, and keeps it when its lifetime shares it.
@@ -169,5 +177,46 @@ public struct ScopeEvent: Sendable {
     /// - Parameter scope: The scope's identifier.
     public init(scope: ObjectIdentifier) {
         self.scope = scope
+    }
+}
+
+/// A scope closed holding work whose completion step never ran, as a ``ContainerObserver`` is
+/// told of it: the work was not committed, and nothing else says so.
+///
+/// ```swift
+/// struct UncommittedWorkAlarm: ContainerObserver {
+///     let logger: Logger
+///     func scopeDidCloseWithoutCompleting(_ event: NotCompletedEvent) {
+///         logger.error("\(event.error)")
+///     }
+/// }
+/// ```
+public struct NotCompletedEvent: Sendable {
+    /// The scope whose close found the work, as ``InstanceOwner/scope(_:)`` identifies it:
+    /// `ObjectIdentifier(scope)`. The work may have been made in a child scope it closed.
+    public let scope: ObjectIdentifier
+    /// The services whose completion step never ran, as Graft's messages name them
+    /// (`Ledger`, `Ledger["audit"]`), in the order they were made.
+    public let services: [String]
+    /// The error ``ContainerBuilder/unhandledErrorHandler`` is given, with code
+    /// ``GraftError/Code/notCompleted``: its description is the message to log.
+    public let error: GraftError
+
+    /// An event, as the engine makes one; to test an observer with events of your own.
+    ///
+    /// ```swift
+    /// observer.scopeDidCloseWithoutCompleting(
+    ///     NotCompletedEvent(scope: ObjectIdentifier(scope), services: ["Ledger"], error: error)
+    /// )
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - scope: The scope's identifier.
+    ///   - services: The services whose completion step never ran.
+    ///   - error: The error that describes it.
+    public init(scope: ObjectIdentifier, services: [String], error: GraftError) {
+        self.scope = scope
+        self.services = services
+        self.error = error
     }
 }

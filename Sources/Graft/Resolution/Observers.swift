@@ -37,6 +37,10 @@ final class Observers: Sendable {
         let event = ScopeEvent(scope: scope)
         for observer in list { observer.didCloseScope(event) }
     }
+
+    func scopeDidCloseWithoutCompleting(_ event: NotCompletedEvent) {
+        for observer in list { observer.scopeDidCloseWithoutCompleting(event) }
+    }
 }
 
 /// A disposable that tells observers how its disposal went.

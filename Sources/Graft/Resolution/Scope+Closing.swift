@@ -189,13 +189,17 @@ extension Scope {
         var notCompleted: [ServiceKey] = []
     }
 
-    /// Tells the container's problem reporter (``ContainerBuilder/unhandledErrorHandler``) that
-    /// work made in the scopes a close closed was never completed: committed nowhere, and
-    /// otherwise told to nobody.
+    /// Tells the container's problem reporter (``ContainerBuilder/unhandledErrorHandler``), then
+    /// its observers, that work made in the scopes a close closed was never completed: committed
+    /// nowhere, and otherwise told to nobody.
     @inline(never)
     fileprivate func reportNotCompleted(_ services: [ServiceKey]) {
         guard let table = retainedContainer?.table else { return }
-        table.problemReporter(Self.notCompletedError(services))
+        let error = Self.notCompletedError(services)
+        table.problemReporter(error)
+        table.observers?.scopeDidCloseWithoutCompleting(
+            NotCompletedEvent(scope: id, services: services.map(\.description), error: error)
+        )
     }
 
     static func notCompletedError(_ services: [ServiceKey]) -> GraftError {

@@ -9,7 +9,12 @@ extension GraphValidator {
 
     /// `dependency`, which the adapter Graft added as `adapter` needs, is missing: told once for
     /// each registration that holds the adapter, as that registration's problem.
-    func adaptedDependencyMissing(_ dependency: ServiceKey, of holder: Int, via adapter: Int) -> GraftError {
+    func adaptedDependencyMissing(
+        _ dependency: ServiceKey,
+        of holder: Int,
+        via adapter: Int,
+        lifetime: NeededLifetime?
+    ) -> GraftError {
         if graph.key(adapter).type is any NamedReference.Type {
             return namedDependencyMissing(dependency, of: holder, via: adapter)
         }
@@ -20,7 +25,7 @@ extension GraphValidator {
             "no registration for \(dependency.subject), which \(holderKey) needs",
             service: dependency.description,
             path: [holderKey.description, graph.key(adapter).description, dependency.description],
-            hints: Suggestions.hints(for: dependency, among: graph.userKeys)
+            hints: Suggestions.hints(for: dependency, among: graph.userKeys, lifetime: lifetime)
                 + (hint.map { [$0] } ?? [])
                 + ["\(holderKey) was registered at \(graph.source(holder))"]
         )
@@ -38,7 +43,7 @@ extension GraphValidator {
             path: [holderKey.description, dependency.description],
             // The name is spelled by the ServiceName type, so the generic "register it" hint,
             // which spells it as a string, gives way to one that uses the type.
-            hints: Suggestions.hints(for: dependency, among: graph.userKeys).filter { !$0.hasPrefix("register it:") }
+            hints: Suggestions.hints(for: dependency, among: graph.userKeys, offeringRegistration: false)
                 + [
                     "\(holderKey.typeName) asks for it with \(graph.key(reference).typeName): register "
                         + "\(dependency.typeName) with name: \(nameSpelling(of: reference)) (\"\(name)\")",

@@ -1,7 +1,8 @@
 /// Checks a whole graph at once and describes every problem it finds.
 ///
-/// Problems come in a fixed order — missing dependencies, unmet module requirements, cycles,
-/// captive dependencies, then eager singletons that need `await` — and within each kind in
+/// Problems come in a fixed order — conflicting registrations, missing dependencies, unmet
+/// module requirements, cycles, captive dependencies, runtime arguments, then eager singletons
+/// that need `await` — and within each kind in
 /// registration order, so the same graph always gives the same report.
 struct GraphValidator {
     let graph: DependencyGraph
@@ -11,7 +12,8 @@ struct GraphValidator {
     ///
     /// - Parameter buildIsAsync: Whether eager singletons may need `await` (the async `build()`).
     func problems(buildIsAsync: Bool) -> [GraftError] {
-        var problems = missingDependencies()
+        var problems = scopeValuesAlsoRegistered()
+        problems += missingDependencies()
         problems += unmetRequirements()
         problems += cycles()
         problems += captiveDependencies()
@@ -35,20 +37,51 @@ struct GraphValidator {
     private func missingDependencies() -> [GraftError] {
         guard !graph.missing.isEmpty else { return [] }
         let unmet = unmetKeys
+        let needed = neededLifetimes()
         return graph.missing.filter { !unmet.contains($0.dependency) }.flatMap { dependent, dependency in
             if dependency.isResolver {
                 return [resolverDependency(of: dependent)]
             }
+            let lifetime = needed[dependency].flatMap { $0 }
             // An adapter (a named reference, a unit of work) is no registration of the user's: its
             // holders are told.
-            guard graph.isAdapter(dependent) else { return [missingDependency(dependency, of: dependent)] }
-            return graph.holders(of: dependent).map { adaptedDependencyMissing(dependency, of: $0, via: dependent) }
+            guard graph.isAdapter(dependent) else {
+                return [missingDependency(dependency, of: dependent, lifetime: lifetime)]
+            }
+            return graph.holders(of: dependent).map {
+                adaptedDependencyMissing(dependency, of: $0, via: dependent, lifetime: lifetime)
+            }
+        }
+    }
+
+    /// For each missing key, the lifetime the registration that says how to register it gives:
+    /// that of the longest-lived registration that needs it, so following it makes no captive
+    /// dependency (one made per resolve needs none, and the key maps to `nil` or to nothing).
+    /// Read only when something is missing.
+    private func neededLifetimes() -> [ServiceKey: NeededLifetime?] {
+        var longest: [ServiceKey: Int] = [:]
+        for (dependent, dependency) in graph.missing {
+            // What an adapter that opens a scope of its own (`Owned`) reaches lives in that scope,
+            // however long its holder lives.
+            let holders =
+                !graph.isAdapter(dependent)
+                ? [dependent] : graph.opensScope(dependent) ? [] : graph.holders(of: dependent)
+            for holder in holders where longest[dependency].map({ holdingRank(holder) > holdingRank($0) }) ?? true {
+                longest[dependency] = holder
+            }
+        }
+        return longest.mapValues { holder in
+            NeededLifetime(graph.lifetime(holder), tag: graph.registrations[holder].scopeTag, holder: graph.key(holder))
         }
     }
 
     /// `dependency` missing for `dependent`; the path starts at the holder of the collection
     /// `dependent` is in, when it is in one.
-    private func missingDependency(_ dependency: ServiceKey, of dependent: Int) -> GraftError {
+    private func missingDependency(
+        _ dependency: ServiceKey,
+        of dependent: Int,
+        lifetime: NeededLifetime?
+    ) -> GraftError {
         let dependentKey = graph.key(dependent)
         let lead = graph.pathThroughCollection(to: dependent) ?? [dependent]
         return GraftError(
@@ -56,7 +89,7 @@ struct GraphValidator {
             "no registration for \(dependency.subject), which \(dependentKey) needs",
             service: dependency.description,
             path: lead.map { graph.key($0).description } + [dependency.description],
-            hints: Suggestions.hints(for: dependency, among: graph.userKeys)
+            hints: Suggestions.hints(for: dependency, among: graph.userKeys, lifetime: lifetime)
                 + collectionHint(lead)
                 + ["\(dependentKey) was registered at \(graph.source(dependent))"]
         )
@@ -103,7 +136,7 @@ struct GraphValidator {
             return ["Resolver is not a service: remove the requirement; closure factories receive the resolver"]
         }
         return ["the app provides it: register \(key.typeName) before build(), or install a module that does"]
-            + Suggestions.hints(for: key, among: graph.keys).dropLast()
+            + Suggestions.hints(for: key, among: graph.keys, offeringRegistration: false)
     }
 
     /// One problem per cycle of immediate dependencies, found by an iterative depth-first walk.
@@ -168,19 +201,22 @@ struct GraphValidator {
         return CycleReport.error(keys + keys.prefix(1), closingSource: members.last.map { "\(graph.source($0))" })
     }
 
-    /// Longer-lived services holding shorter-lived ones, directly or through transients.
+    /// Longer-lived services holding shorter-lived ones, directly or through transients: each
+    /// captive of a holder once (two dependencies that reach the same one are one mistake).
     private func captiveDependencies() -> [GraftError] {
         let shortest = shortestLivedThroughTransients()
         var problems: [GraftError] = []
         for holder in 0..<graph.count {
             let holderRank = holdingRank(holder)
             guard holderRank >= Self.scopedRank, !graph.edges.isEmpty(holder) else { continue }
+            var reported: [Int] = []
             for edge in graph.edges[holder] {
                 let reached = passesThrough(edge.target) ? shortest[edge.target] : own(edge.target)
-                guard let reached, reached.rank > 0, reached.rank < holderRank else { continue }
+                guard let reached, reached.rank > 0, reached.rank < holderRank, !reported.contains(reached.node)
+                else { continue }
+                reported.append(reached.node)
                 let path = [holder] + chain(from: edge.target, shortest: shortest)
                 problems.append(captiveProblem(holder: holder, captive: reached.node, path: path))
-                break
             }
         }
         return problems

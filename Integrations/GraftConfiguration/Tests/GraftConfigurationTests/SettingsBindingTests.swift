@@ -93,7 +93,7 @@ import Testing
                      did you mean "app.pool.size" (APP_POOL_SIZE)?
                   5. no registration for Picture, which Client needs
                      resolving: Client → Picture
-                     register it: builder.register(Picture.self) { _ in ... }
+                     register it, autowiring its initializer: builder.register(Picture.self, using: Picture.init)
                      Client was registered at GraftConfigurationTests/SettingsBindingTests.swift:\(clientLine)
                 """
         )

@@ -148,11 +148,11 @@ import Vapor
                 Graft: build() found 2 problems
                   1. no registration for Logger, which Database needs
                      resolving: Database → Logger
-                     register it: builder.register(Logger.self) { _ in ... }
+                     register it as long-lived as Database, which needs it, autowiring its initializer: builder.register(Logger.self, lifetime: .scoped, using: Logger.init)
                      Database was registered at GraftVaporTests/FluentTransactionTests.swift:\(line)
                   2. no registration for EventLoop, which Database needs
                      resolving: Database → EventLoop
-                     register it: builder.register(EventLoop.self) { _ in ... }
+                     register it as long-lived as Database, which needs it, made by a type that conforms to EventLoop: builder.register((any EventLoop).self, lifetime: .scoped, using: <ConformingType>.init)
                      Database was registered at GraftVaporTests/FluentTransactionTests.swift:\(line)
                 """
         )
