@@ -91,11 +91,11 @@ extension GettingStartedArticle {
                          RaceCar was registered at GraftDocSnippetsTests/GettingStartedSnippets.swift:\(line)
                       2. no registration for Transmission, which RaceCar needs
                          resolving: RaceCar → Transmission
-                         register it, autowiring its initializer: builder.register(Transmission.self, using: Transmission.init)
+                         register it, autowiring its initializer: builder.register(Transmission.self, using: Transmission.init), or as a value: builder.register(Transmission.self, instance: Transmission(...))
                          RaceCar was registered at GraftDocSnippetsTests/GettingStartedSnippets.swift:\(line)
                       3. no registration for RadioFrequency, which RaceCar needs
                          resolving: RaceCar → RadioFrequency
-                         register it, autowiring its initializer: builder.register(RadioFrequency.self, using: RadioFrequency.init)
+                         register it, autowiring its initializer: builder.register(RadioFrequency.self, using: RadioFrequency.init), or as a value: builder.register(RadioFrequency.self, instance: RadioFrequency(...))
                          RaceCar was registered at GraftDocSnippetsTests/GettingStartedSnippets.swift:\(line)
                     """
             )

@@ -167,7 +167,7 @@ private final class Basket: Sendable {
         #expect(
             problems.first?.hints.first
                 == "register it as long-lived as Cart, which needs it, autowiring its initializer: "
-                + "builder.register(Clock.self, lifetime: .scoped, using: Clock.init)"
+                + "builder.register(Clock.self, lifetime: .scoped, using: Clock.init), or as a value: builder.register(Clock.self, instance: Clock(...))"
         )
     }
 
@@ -182,11 +182,11 @@ private final class Basket: Sendable {
         )
         let registerClock =
             "register it as long-lived as PriceList, which needs it, autowiring its initializer: "
-            + "builder.register(Clock.self, lifetime: .singleton, using: Clock.init)"
+            + "builder.register(Clock.self, lifetime: .singleton, using: Clock.init), or as a value: builder.register(Clock.self, instance: Clock(...))"
         #expect(
             problems.map { $0.hints.first } == [
                 registerClock, registerClock, registerClock,
-                "register it, autowiring its initializer: builder.register(Settings.self, using: Settings.init)",
+                "register it, autowiring its initializer: builder.register(Settings.self, using: Settings.init), or as a value: builder.register(Settings.self, instance: Settings(...))",
             ]
         )
         // Followed, the hints build.
@@ -204,7 +204,7 @@ private final class Basket: Sendable {
             builder.validate().first?.description == """
                 Graft: no registration for Settings, which Basket needs
                   resolving: Basket → Settings
-                  register it as long-lived as Basket, which needs it, autowiring its initializer: builder.register(Settings.self, lifetime: .scoped(in: Session.self), using: Settings.init)
+                  register it as long-lived as Basket, which needs it, autowiring its initializer: builder.register(Settings.self, lifetime: .scoped(in: Session.self), using: Settings.init), or as a value: builder.register(Settings.self, instance: Settings(...))
                   Basket was registered at GraftTests/ActionableHintTests.swift:\(line)
                 """
         )
@@ -215,7 +215,7 @@ private final class Basket: Sendable {
         #expect(
             error?.description == """
                 Graft: no registration for Clock
-                  register it, autowiring its initializer: builder.register(Clock.self, using: Clock.init)
+                  register it, autowiring its initializer: builder.register(Clock.self, using: Clock.init), or as a value: builder.register(Clock.self, instance: Clock(...))
                 """
         )
     }

@@ -9,7 +9,7 @@ import Testing
         Graft: build() found 1 problem
           1. no registration for Database, which Repository needs
              resolving: Repository → Database
-             register it, autowiring its initializer: builder.register(Database.self, using: Database.init)
+             register it, autowiring its initializer: builder.register(Database.self, using: Database.init), or as a value: builder.register(Database.self, instance: Database(...))
              Repository was registered at Server/main.swift:7
 
         """

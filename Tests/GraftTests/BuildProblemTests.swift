@@ -32,7 +32,7 @@ import Testing
                   2. ServerSettings.host expects String, got Int
                   3. no registration for Transmission, which Wheel needs
                      resolving: Wheel → Transmission
-                     register it, autowiring its initializer: builder.register(Transmission.self, using: Transmission.init)
+                     register it, autowiring its initializer: builder.register(Transmission.self, using: Transmission.init), or as a value: builder.register(Transmission.self, instance: Transmission(...))
                      Wheel was registered at GraftTests/BuildProblemTests.swift:\(wheelLine)
                 """
         )

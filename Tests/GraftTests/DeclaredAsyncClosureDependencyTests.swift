@@ -89,7 +89,7 @@ private func problems(of builder: ContainerBuilder) -> [GraftError] {
                 Graft: no registration for Pump (name: "main"), which \(form.service) needs
                   resolving: \(form.service) → Pump["main"]
                   registered for Pump: Pump
-                  register it, autowiring its initializer: builder.register(Pump.self, name: "main", using: Pump.init)
+                  register it, autowiring its initializer: builder.register(Pump.self, name: "main", using: Pump.init), or as a value: builder.register(Pump.self, name: "main", instance: Pump(...))
                   \(form.service) was registered at GraftTests/DeclaredAsyncClosureDependencyTests.swift:\(line)
                 """
             ]

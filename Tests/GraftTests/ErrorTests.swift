@@ -68,7 +68,7 @@ private final class Innermost: Sendable {}
         #expect(
             error?.description == """
                 Graft: no registration for Wheel
-                  register it, autowiring its initializer: builder.register(Wheel.self, using: Wheel.init)
+                  register it, autowiring its initializer: builder.register(Wheel.self, using: Wheel.init), or as a value: builder.register(Wheel.self, instance: Wheel(...))
                 """
         )
     }

@@ -91,7 +91,7 @@ private struct Boom: Error, CustomStringConvertible {
         #expect(
             error?.description == """
                 Graft: no registration for Tyre
-                  register it, autowiring its initializer: builder.register(Tyre.self, using: Tyre.init)
+                  register it, autowiring its initializer: builder.register(Tyre.self, using: Tyre.init), or as a value: builder.register(Tyre.self, instance: Tyre(...))
                 """
         )
     }

@@ -401,7 +401,7 @@ private func unitBuilder(_ journal: Journal) -> ContainerBuilder {
                 Graft: build() found 1 problem
                   1. no registration for Transport, which Mailer needs
                      resolving: Notifier → Owned<Mailer> → Mailer → Transport
-                     register it, autowiring its initializer: builder.register(Transport.self, using: Transport.init)
+                     register it, autowiring its initializer: builder.register(Transport.self, using: Transport.init), or as a value: builder.register(Transport.self, instance: Transport(...))
                      each Owned<Mailer> that Notifier asks for resolves Mailer in a scope of its own
                      Mailer was registered at GraftTests/OwnedTests.swift:\(line)
                 """
@@ -418,7 +418,7 @@ private func unitBuilder(_ journal: Journal) -> ContainerBuilder {
                 Graft: build() found 1 problem
                   1. no registration for Mailer, which Notifier needs
                      resolving: Notifier → Owned<Mailer> → Mailer
-                     register it, autowiring its initializer: builder.register(Mailer.self, using: Mailer.init)
+                     register it, autowiring its initializer: builder.register(Mailer.self, using: Mailer.init), or as a value: builder.register(Mailer.self, instance: Mailer(...))
                      each Owned<Mailer> that Notifier asks for resolves Mailer in a scope of its own
                      Notifier was registered at GraftTests/OwnedTests.swift:\(line)
                 """

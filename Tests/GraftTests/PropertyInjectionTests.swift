@@ -319,7 +319,7 @@ private class PitWallBase {
             error?.description == """
                 Graft: cannot inject Dashboard.backupTimer (Timer): no registration for Timer (name: "backup")
                   registered for Timer: Timer
-                  register it, autowiring its initializer: builder.register(Timer.self, name: "backup", using: Timer.init)
+                  register it, autowiring its initializer: builder.register(Timer.self, name: "backup", using: Timer.init), or as a value: builder.register(Timer.self, name: "backup", instance: Timer(...))
                 """
         )
         #expect(try dashboard.$timer.value === dashboard.timer, "the property before it was resolved")

@@ -52,7 +52,8 @@ enum Suggestions {
     }
 
     /// How to register `key`, as it compiles when copied: autowired from the type's initializer
-    /// (`using: Engine.init`), with the name and the lifetime the message needs; a type that
+    /// (`using: Engine.init`), with the name and the lifetime the message needs, or given as a
+    /// value (`instance:`) when the initializer takes plain values; a type that
     /// registers itself (``Injectable``) as its declaration says; a protocol with the type that
     /// conforms to it, which only the user knows.
     static func registerHint(for key: ServiceKey, lifetime: NeededLifetime? = nil) -> String {
@@ -65,8 +66,11 @@ enum Suggestions {
         if key.name == nil, key.type is any Injectable.Type {
             return "register it as its declaration (Injectable) says: builder.register(\(key.typeName).self)"
         }
+        // Both forms: whether the initializer's parameters are services (autowire it) or plain
+        // values such as numbers and strings (give the value) only the user knows.
         return "register it\(reason) autowiring its initializer: "
-            + "builder.register(\(key.typeName).self\(arguments), using: \(key.typeName).init)"
+            + "builder.register(\(key.typeName).self\(arguments), using: \(key.typeName).init), "
+            + "or as a value: builder.register(\(key.typeName).self\(nameArgument(key)), instance: \(key.typeName)(...))"
     }
 
     /// For a protocol nobody registers (`any Mailer`), the registered types whose names contain

@@ -93,7 +93,7 @@ import Testing
                      did you mean "app.pool.size" (APP_POOL_SIZE)?
                   5. no registration for Picture, which Client needs
                      resolving: Client → Picture
-                     register it, autowiring its initializer: builder.register(Picture.self, using: Picture.init)
+                     register it, autowiring its initializer: builder.register(Picture.self, using: Picture.init), or as a value: builder.register(Picture.self, instance: Picture(...))
                      Client was registered at GraftConfigurationTests/SettingsBindingTests.swift:\(clientLine)
                 """
         )

@@ -48,7 +48,7 @@ private struct DiskFull: Error, CustomStringConvertible {
         let expected = """
             Graft: no registration for Clock
               resolving: Audit → Clock
-              register it, autowiring its initializer: builder.register(Clock.self, using: Clock.init)
+              register it, autowiring its initializer: builder.register(Clock.self, using: Clock.init), or as a value: builder.register(Clock.self, instance: Clock(...))
               build() could not see this: Audit resolves Clock without declaring it; add dependencies: [Requirement(Clock.self)] to Audit's registration so build() checks it next time
             """
         #expect(logs.errors.map(\.message) == [expected])

@@ -148,7 +148,7 @@ import Vapor
                 Graft: build() found 2 problems
                   1. no registration for Logger, which Database needs
                      resolving: Database → Logger
-                     register it as long-lived as Database, which needs it, autowiring its initializer: builder.register(Logger.self, lifetime: .scoped, using: Logger.init)
+                     register it as long-lived as Database, which needs it, autowiring its initializer: builder.register(Logger.self, lifetime: .scoped, using: Logger.init), or as a value: builder.register(Logger.self, instance: Logger(...))
                      Database was registered at GraftVaporTests/FluentTransactionTests.swift:\(line)
                   2. no registration for EventLoop, which Database needs
                      resolving: Database → EventLoop
