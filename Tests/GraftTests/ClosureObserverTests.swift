@@ -13,6 +13,12 @@ private final class Connection: Disposable {
     func dispose() throws {}
 }
 
+/// Work committed in its scope's completion step.
+private final class Ledger: Completable {
+    func complete() async throws {}
+    func dispose() async {}
+}
+
 /// Each event a `ClosureObserver` is given, as a line.
 private func recordingObserver(_ log: EventLog) -> ClosureObserver {
     ClosureObserver { created in
@@ -52,6 +58,23 @@ private func recordingObserver(_ log: EventLog) -> ClosureObserver {
                 "disposed Connection",
             ]
         )
+    }
+
+    @Test func isToldOfAScopeClosedWithWorkNotCompleted() async throws {
+        let log = EventLog()
+        var builder = ContainerBuilder()
+        builder.unhandledErrorHandler = { _ in }
+        builder.addObserver(
+            ClosureObserver(scopeDidCloseWithoutCompleting: { log.append("not completed: \($0.services)") })
+        )
+        builder.register(Ledger.self, lifetime: .scoped) { _ in Ledger() }
+        let container = try await builder.build()
+        let scope = container.makeScope()
+
+        _ = try await scope.resolve(Ledger.self)
+        try await scope.close()
+
+        #expect(log.entries == [#"not completed: ["Ledger"]"#])
     }
 
     @Test func closuresLeftOutDoNothing() throws {

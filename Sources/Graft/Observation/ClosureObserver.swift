@@ -23,6 +23,7 @@ public struct ClosureObserver: ContainerObserver {
     private let disposed: @Sendable (DisposalEvent) -> Void
     private let opened: @Sendable (ScopeEvent) -> Void
     private let closed: @Sendable (ScopeEvent) -> Void
+    private let notCompleted: @Sendable (NotCompletedEvent) -> Void
 
     /// An observer that runs the closures given, and does nothing for the events left out.
     ///
@@ -32,18 +33,22 @@ public struct ClosureObserver: ContainerObserver {
     ///   - didDispose: Told of each disposal, and of the error of one that threw.
     ///   - didOpenScope: Told of each scope made.
     ///   - didCloseScope: Told of each scope closed.
+    ///   - scopeDidCloseWithoutCompleting: Told of each scope closed holding work whose
+    ///     completion step never ran.
     public init(
         didCreate: @escaping @Sendable (CreationEvent) -> Void = { _ in },
         factoryDidThrow: @escaping @Sendable (FactoryFailureEvent) -> Void = { _ in },
         didDispose: @escaping @Sendable (DisposalEvent) -> Void = { _ in },
         didOpenScope: @escaping @Sendable (ScopeEvent) -> Void = { _ in },
-        didCloseScope: @escaping @Sendable (ScopeEvent) -> Void = { _ in }
+        didCloseScope: @escaping @Sendable (ScopeEvent) -> Void = { _ in },
+        scopeDidCloseWithoutCompleting: @escaping @Sendable (NotCompletedEvent) -> Void = { _ in }
     ) {
         self.created = didCreate
         self.failed = factoryDidThrow
         self.disposed = didDispose
         self.opened = didOpenScope
         self.closed = didCloseScope
+        self.notCompleted = scopeDidCloseWithoutCompleting
     }
 
     /// Runs the `didCreate` closure.
@@ -70,4 +75,9 @@ public struct ClosureObserver: ContainerObserver {
     ///
     /// - Parameter event: The scope closed.
     public func didCloseScope(_ event: ScopeEvent) { closed(event) }
+
+    /// Runs the `scopeDidCloseWithoutCompleting` closure.
+    ///
+    /// - Parameter event: The scope, and the services whose work was not committed.
+    public func scopeDidCloseWithoutCompleting(_ event: NotCompletedEvent) { notCompleted(event) }
 }

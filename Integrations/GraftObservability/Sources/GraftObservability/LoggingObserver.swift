@@ -14,8 +14,10 @@ public import Logging
 /// `lifetime` (`scoped`), `duration` (`0.052 ms`, dependencies included) and `scope`
 /// (`container`, or `scope 0x…` identifying the scope that owns the instance). A factory that
 /// threw logs `factory of Repository threw` with `service` and `error`; a disposal that threw
-/// logs `disposal of Connection threw` with `service` and `error`. Disposals that succeed and
-/// scopes opened and closed are logged at trace level.
+/// logs `disposal of Connection threw` with `service` and `error`; a scope closed holding work
+/// whose completion step never ran logs the error's message at error level with `services` and
+/// `scope`: work that was not committed. Disposals that succeed and scopes opened and closed are
+/// logged at trace level.
 ///
 /// The logger's level decides what is logged: a logger above debug level costs each creation
 /// one comparison.
@@ -71,6 +73,17 @@ public struct LoggingObserver: ContainerObserver {
     /// Logs the scope at trace level.
     public func didCloseScope(_ event: ScopeEvent) {
         logger.trace("closed a scope", metadata: ["scope": "\(scope(.scope(event.scope)))"])
+    }
+
+    /// Logs work that was not committed at error level: the message says what to do.
+    public func scopeDidCloseWithoutCompleting(_ event: NotCompletedEvent) {
+        logger.error(
+            "\(event.error.description)",
+            metadata: [
+                "services": "\(event.services.joined(separator: ", "))",
+                "scope": "\(scope(.scope(event.scope)))",
+            ]
+        )
     }
 }
 

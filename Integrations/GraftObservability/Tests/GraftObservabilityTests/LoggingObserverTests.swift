@@ -75,4 +75,41 @@ import Testing
             ]
         )
     }
+
+    @Test func workAScopeClosedWithoutCommittingIsLoggedAtErrorLevel() async throws {
+        let (logger, store) = InMemoryLogHandler.logger()  // .info: the creation is not logged
+        var builder = ContainerBuilder()
+        builder.unhandledErrorHandler = { _ in }
+        builder.addObserver(LoggingObserver(logger: logger))
+        builder.register(Ledger.self, lifetime: .scoped) { _ in Ledger() }
+        builder.onComplete(Ledger.self)
+        let container = try await builder.build()
+        let scope = container.makeScope()
+        _ = try await scope.resolve(Ledger.self)
+
+        try await scope.close()
+
+        #expect(
+            store.all == [
+                .init(
+                    level: .error,
+                    message: """
+                        Graft: a scope closed, but the completion step of Ledger never ran: its work was not committed
+                          run try await scope.complete() before closing the scope, or use try await container.withScope { … }, which completes when its body returns
+                          a scope whose work failed says so first (RequestScopeLease.fail() in a web framework integration) and closes without this report
+                        """,
+                    metadata: [
+                        "services": "Ledger",
+                        "scope": "scope 0x" + String(UInt(bitPattern: ObjectIdentifier(scope)), radix: 16),
+                    ]
+                )
+            ]
+        )
+    }
+}
+
+/// A unit of work whose commit is its scope's completion step.
+private final class Ledger: Completable {
+    func complete() async throws {}
+    func dispose() async {}
 }
