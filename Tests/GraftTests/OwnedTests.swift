@@ -567,7 +567,8 @@ private func unitBuilder(_ journal: Journal) -> ContainerBuilder {
     }
 }
 
-/// `Owned<T>` inside the other deferred forms: `Lazy` opens one unit; `Factory` is refused.
+/// `Owned<T>` inside the other deferred forms: `Lazy` opens one unit; `Factory` one per call, passing
+/// its arguments to `T`.
 @Suite struct OwnedInOtherFormsTests {
     private let journal = Journal(log: EventLog())
 
@@ -576,8 +577,27 @@ private func unitBuilder(_ journal: Journal) -> ContainerBuilder {
         init(unit: Lazy<Owned<Connection>>) { self.unit = unit }
     }
 
+    /// A job that takes its lap as a runtime argument, and the unit's connection.
+    private final class LapJob: Sendable {
+        let lap: Int
+        let connection: Connection
+        init(lap: Int, connection: Connection) {
+            self.lap = lap
+            self.connection = connection
+        }
+    }
+
     private final class PerLap: Sendable {
-        init(units: Factory<Owned<Connection>, Int>) {}
+        let units: Factory<Owned<LapJob>, Int>
+        init(units: Factory<Owned<LapJob>, Int>) { self.units = units }
+    }
+
+    private final class ByName: Sendable {
+        init(units: Factory<Owned<LapJob>, String>) {}
+    }
+
+    private final class Whenever: Sendable {
+        init(units: Provider<Owned<LapJob>>) {}
     }
 
     @Test func lazyOpensOneUnitOnFirstUse() throws {
@@ -592,18 +612,54 @@ private func unitBuilder(_ journal: Journal) -> ContainerBuilder {
         #expect(journal.log.entries == ["close connection 1"])
     }
 
-    @Test func aFactoryOfOwnedIsReportedByBuild() {
+    @Test func aFactoryOfOwnedOpensAUnitPerCallWithItsArguments() async throws {
         var builder = unitBuilder(journal)
+        builder.register(LapJob.self, arguments: Int.self, using: LapJob.init(lap:connection:))
+        builder.register(PerLap.self, lifetime: .singleton, using: PerLap.init(units:))
+        let container = try await builder.build()
+        let perLap = try await container.resolve(PerLap.self)
+
+        let first = try await perLap.units.make(7)
+        let second = try await perLap.units.make(8)
+
+        #expect(first.value.lap == 7)
+        #expect(second.value.lap == 8)
+        #expect(first.value.connection !== second.value.connection)
+        try await second.dispose()
+        try await first.dispose()
+        #expect(journal.log.entries == ["close connection 2", "close connection 1"])
+    }
+
+    @Test func aFactoryOfOwnedWithOtherArgumentsIsReportedByBuild() {
+        var builder = unitBuilder(journal)
+        builder.register(LapJob.self, arguments: Int.self, using: LapJob.init(lap:connection:))
         let line = #line + 1
-        builder.register(PerLap.self, using: PerLap.init(units:))
+        builder.register(ByName.self, using: ByName.init(units:))
         let error = #expect(throws: GraftError.self) { try builder.build() }
         #expect(
             error?.description == """
                 Graft: build() found 1 problem
-                  1. PerLap injects Factory<Owned<Connection>, Int>, but Owned<Connection> takes no runtime arguments
-                     resolving: PerLap → Owned<Connection>
-                     inject Provider<Owned<Connection>>: Graft makes Owned<Connection> itself, with no runtime arguments
-                     PerLap was registered at GraftTests/OwnedTests.swift:\(line)
+                  1. ByName injects Factory<Owned<LapJob>, String>, but Owned<LapJob> takes runtime arguments (Int)
+                     resolving: ByName → Owned<LapJob>
+                     inject Factory<Owned<LapJob>, Int>
+                     ByName was registered at GraftTests/OwnedTests.swift:\(line)
+                """
+        )
+    }
+
+    @Test func aProviderOfOwnedCannotPassTheArgumentsItsServiceTakes() {
+        var builder = unitBuilder(journal)
+        builder.register(LapJob.self, arguments: Int.self, using: LapJob.init(lap:connection:))
+        let line = #line + 1
+        builder.register(Whenever.self, using: Whenever.init(units:))
+        let error = #expect(throws: GraftError.self) { try builder.build() }
+        #expect(
+            error?.description == """
+                Graft: build() found 1 problem
+                  1. Whenever depends on Owned<LapJob>, which takes runtime arguments (Int)
+                     resolving: Whenever → Owned<LapJob>
+                     inject Factory<Owned<LapJob>, Int> and call make(…) with the arguments
+                     Whenever was registered at GraftTests/OwnedTests.swift:\(line)
                 """
         )
     }

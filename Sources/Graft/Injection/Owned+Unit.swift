@@ -4,16 +4,20 @@
 /// direct `resolve(Owned<T>.self)` that no registration asks for.
 extension Owned {
     /// Opens a unit under the scope `link` was made in, and resolves `Value`, the target of
-    /// `link`, there.
+    /// `link`, there: with `arguments` when `Value` takes runtime arguments (a
+    /// `Factory<Owned<Value>, …>` passes them through).
     ///
     /// - Throws: ``GraftError/Code/closed`` when the scope it would open under is closed or the
     ///   container is gone, or what resolving `Value` throws; the unit's scope is then closed,
     ///   disposing what was made for it.
-    static func open(_ link: DeferredLink) throws(GraftError) -> Owned {
+    static func open(_ link: DeferredLink, arguments: RuntimeArguments? = nil) throws(GraftError) -> Owned {
         let (container, parent) = try link.origin.resolvable(link.key)
         let scope = Scope(container: container, parent: parent)
         do {
             let inUnit = DeferredLink(container: container, scope: scope, target: link.target, key: link.key)
+            if let arguments {
+                return Owned(try inUnit.resolve(Value.self, arguments: arguments), in: scope)
+            }
             return Owned(try inUnit.resolve(Value.self), in: scope)
         } catch {
             scope.markFailed()
@@ -23,11 +27,14 @@ extension Owned {
     }
 
     /// ``open(_:)``, awaiting what `Value` needs.
-    static func open(_ link: DeferredLink) async throws(GraftError) -> Owned {
+    static func open(_ link: DeferredLink, arguments: RuntimeArguments? = nil) async throws(GraftError) -> Owned {
         let (container, parent) = try link.origin.resolvable(link.key)
         let scope = Scope(container: container, parent: parent)
         do {
             let inUnit = DeferredLink(container: container, scope: scope, target: link.target, key: link.key)
+            if let arguments {
+                return Owned(try await inUnit.resolveAsync(Value.self, arguments: arguments), in: scope)
+            }
             return Owned(try await inUnit.resolveAsync(Value.self), in: scope)
         } catch {
             scope.markFailed()
@@ -71,18 +78,36 @@ extension Owned: AdaptedDependency {
         "each \(ServiceKey(Owned.self).typeName) that \(holder) asks for resolves \(item) in a scope of its own"
     }
 
+    /// The adapter takes the runtime arguments `Value`'s registration declares, as its own: a
+    /// `Factory<Owned<Value>, …>` passes them, and the unit resolves `Value` with them.
     static func adapter(among registrations: [Registration], source: SourceLocation) -> Registration {
-        Registration(
+        let arguments = forwardedArguments(among: registrations)
+        let keys = arguments.map(\.key)
+        return Registration(
             adapter: Owned.self,
-            dependencies: [DeclaredDependency(parameter: UnitLink<Value>.self)],
+            dependencies: [DeclaredDependency(parameter: UnitLink<Value>.self)] + arguments,
             source: source,
             make: { (construction) throws(GraftError) -> Owned in
-                try open(construction.next(UnitLink<Value>.self).link)
+                try open(construction.next(UnitLink<Value>.self).link, arguments: passed(construction, as: keys))
             },
             makeAsync: { (construction) async throws(GraftError) -> Owned in
-                try await open(construction.next(UnitLink<Value>.self).link)
+                try await open(construction.next(UnitLink<Value>.self).link, arguments: passed(construction, as: keys))
             }
         )
+    }
+
+    /// The runtime arguments the adapter was made with, to pass on as `keys`; `nil` for none.
+    private static func passed(_ construction: borrowing Construction, as keys: [ServiceKey]) -> RuntimeArguments? {
+        guard !keys.isEmpty, let values = construction.arguments else { return nil }
+        return RuntimeArguments(values: values, keys: keys)
+    }
+
+    /// The runtime arguments of the registration that answers for `Value` (the last one, as
+    /// linking picks), in order; none for most.
+    private static func forwardedArguments(among registrations: [Registration]) -> [DeclaredDependency] {
+        let id = ObjectIdentifier(Value.self)
+        guard let winner = registrations.lastIndex(where: { $0.key.id == id && $0.key.name == nil }) else { return [] }
+        return registrations[winner].dependencies.filter(\.isArgument)
     }
 }
 

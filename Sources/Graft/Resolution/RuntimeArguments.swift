@@ -19,6 +19,12 @@ struct RuntimeArguments: Sendable {
         self.keys = keys
     }
 
+    /// Arguments passed on as they were received: `values`, checked against `keys` already.
+    init(values: [any Sendable], keys: [ServiceKey]) {
+        self.values = values
+        self.keys = keys
+    }
+
     var isEmpty: Bool { values.isEmpty }
 }
 

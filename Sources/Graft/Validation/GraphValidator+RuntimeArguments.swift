@@ -17,11 +17,19 @@ extension GraphValidator {
         }
         for dependent in 0..<graph.count {
             for (position, target) in graph.links[dependent].enumerated()
-            where target >= 0 && takesArguments.contains(target) && !factoryPositions.contains([dependent, position]) {
+            where target >= 0 && takesArguments.contains(target) && !factoryPositions.contains([dependent, position])
+                && !forwardsItsArguments(dependent, to: target)
+            {
                 problems.append(argumentsNotPassed(dependent, target))
             }
         }
         return problems
+    }
+
+    /// Whether `dependent` is an adapter that takes `target`'s runtime arguments as its own and
+    /// passes them on (`Owned<T>` of a `T` that takes arguments, made through a `Factory`).
+    private func forwardsItsArguments(_ dependent: Int, to target: Int) -> Bool {
+        graph.isAdapter(dependent) && graph.arguments(of: dependent) == graph.arguments(of: target)
     }
 
     private func sharedLifetimeProblem(_ node: Int) -> GraftError? {
@@ -67,12 +75,12 @@ extension GraphValidator {
             arguments.isEmpty
             ? "takes no runtime arguments" : "takes runtime arguments \(arguments.typeList)"
         let fix =
-            graph.isAdapter(target)
-            ? "inject Provider<\(targetKey.typeName)>: Graft makes \(targetKey.typeName) itself, with no runtime arguments"
-            : arguments.isEmpty
-                ? "inject Provider<\(targetKey.typeName)>, or declare the arguments where \(targetKey.typeName) "
+            !arguments.isEmpty
+            ? "inject \(factoryName(targetKey, arguments))"
+            : graph.isAdapter(target)
+                ? "inject Provider<\(targetKey.typeName)>: Graft makes \(targetKey.typeName) itself, with no runtime arguments"
+                : "inject Provider<\(targetKey.typeName)>, or declare the arguments where \(targetKey.typeName) "
                     + "is registered (\(graph.source(target)))"
-                : "inject \(factoryName(targetKey, arguments))"
         return GraftError(
             .runtimeArguments,
             "\(dependentKey) injects \(injected), but \(targetKey.subject) \(takes)",
