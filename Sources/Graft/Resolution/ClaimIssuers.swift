@@ -3,8 +3,8 @@ enum SlotClaim {
     /// The instance exists (or is the provisional one of the caller's own creation).
     case existing(InstanceCell)
     /// The caller claimed the slot: it creates the instance as part of the creation it runs
-    /// `within` (the caller's chain, read once by the claim), then finishes the claim.
-    case claimed(CreationClaim, within: CreationChain?)
+    /// (its chain, which it reads next to where the creation starts), then finishes the claim.
+    case claimed(CreationClaim)
     /// Another creation holds the slot: the caller was counted in as its waiter, and waits for
     /// it through the issuer (``ClaimIssuer/join(_:of:)``).
     case join(CreationClaim)
@@ -29,7 +29,9 @@ protocol ClaimIssuer: Sendable {
     static var disposes: Bool { get }
 
     /// Finds `entry`'s instance, claims its slot, or counts the caller in as a waiter of the
-    /// creation under way. `source` is where the caller's creation chain is read.
+    /// creation under way. `source` is where the caller's creation chain is read, only when
+    /// the claim needs it (to tell a cycle from a wait): finding an instance or claiming the
+    /// slot costs no look at the thread or the task.
     ///
     /// - Throws: A cycle error when the caller's own creation holds the slot with no instance yet.
     func claim(_ entry: Entry, of core: ContainerCore, chain source: ChainSource) throws(GraftError) -> SlotClaim
@@ -80,25 +82,6 @@ extension ClaimIssuer {
     ) throws(GraftError) -> InstanceCell {
         InstanceCell.make(value, holdingItself: entry.holdsInstanceItself)
     }
-
-    /// Publishes `value`, which the creation `claim` names made, and finishes the claim; when
-    /// it cannot be published, finishes the claim with that failure and throws it.
-    @inline(__always)
-    func publish<Service: Sendable>(
-        _ value: Service,
-        _ claim: CreationClaim,
-        _ entry: Entry,
-        of core: ContainerCore
-    ) throws(GraftError) {
-        let box: InstanceCell
-        do {
-            box = try self.box(value, entry, of: core)
-        } catch {
-            finish(claim, .failure(error), entry, of: core)
-            throw error
-        }
-        finish(claim, .success(box), entry, of: core)
-    }
 }
 
 /// The root container's singleton slots: each claimed with one atomic compare-and-exchange
@@ -131,7 +114,7 @@ struct SingletonSlots: ClaimIssuer {
                     Self.settle(claim, .success(box), of: core, keepsRecord: false, publishing: false)
                     return .existing(box)
                 }
-                return .claimed(claim, within: source.read())
+                return .claimed(claim)
             case .held(let generation, let word):
                 let claim = Self.claim(entry, generation, of: core)
                 if let chain = source.read(), chain.contains(claim.id) {
@@ -195,21 +178,28 @@ struct SingletonSlots: ClaimIssuer {
 /// which the scope claims itself (see `Scope+Claims.swift`); waiters wait in the scope's
 /// coordinator.
 struct ScopeSlots: ClaimIssuer {
-    let scope: Scope
+    /// The scope, unretained: the resolve that creates in it keeps it alive for as long as the
+    /// creation runs (its ``ResolveState``'s scope, or ``ResolveState/keeping(_:frame:depth:_:)``
+    /// for a tagged one), and so for as long as the task of an async factory, which it awaits.
+    let scope: Unretained<Scope>
 
     static var ownedByScope: Bool { true }
 
     func coordinator(of core: ContainerCore) -> CreationCoordinator {
-        core.coordinator(of: scope)
+        scope.with { core.coordinator(of: $0) }
     }
 
     @inline(__always)
     func claim(_ entry: Entry, of core: ContainerCore, chain source: ChainSource) throws(GraftError) -> SlotClaim {
-        try scope.claim(entry.slot, key: entry.key, chain: source)
+        do {
+            return try scope.with { try $0.claim(entry.slot, key: entry.key, chain: source) }
+        } catch {
+            throw GraftError.wrapping(error)
+        }
     }
 
     func setProvisional(_ box: InstanceCell, for claim: CreationClaim, of core: ContainerCore) {
-        scope.setProvisional(box, for: claim)
+        scope.with { $0.setProvisional(box, for: claim) }
     }
 
     @inline(__always)
@@ -219,7 +209,7 @@ struct ScopeSlots: ClaimIssuer {
         _ entry: Entry,
         of core: ContainerCore
     ) {
-        scope.finish(claim, outcome, in: core)
+        scope.with { $0.finish(claim, outcome, in: core) }
     }
 }
 

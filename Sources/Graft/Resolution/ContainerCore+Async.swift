@@ -72,17 +72,24 @@ extension ContainerCore {
             return try await createAsync(entry, &state, disposed: true) {
                 call?.storeGraphInstance(InstanceCell.make($0), index: entry.index)
             }
-        case .singleton:
-            return try await createSharedAsync(entry, state, in: SingletonSlots())
-        case .scoped:
-            return try await createSharedAsync(entry, state, in: ScopeSlots(scope: state.scope))
-        case .scopedIn(let scope):
+        case .shared:
+            return try await createSharedAsync(entry, state)
+        case .sharedIn(let scope):
             return try await ResolveState.keeping(scope, frame: state.frame, depth: state.depth) {
-                (inScope) async throws(GraftError) -> Service in
-                try await createSharedAsync(entry, inScope, in: ScopeSlots(scope: scope))
+                (inScope) async throws(GraftError) -> Service in try await createSharedAsync(entry, inScope)
             }
-        case .weak:
-            return try await createSharedAsync(entry, state, in: WeakSlots<Service>())
+        }
+    }
+
+    /// ``createShared(_:_:)``, suspending instead of blocking while it waits.
+    private func createSharedAsync<Service: Sendable>(
+        _ entry: Entry,
+        _ state: borrowing ResolveState
+    ) async throws(GraftError) -> Service {
+        switch entry.lifetime.store {
+        case .rootSlot: try await createSharedAsync(entry, state, in: SingletonSlots())
+        case .scopeSlot: try await createSharedAsync(entry, state, in: ScopeSlots(scope: state.unretainedScope))
+        case .weakTable, .none, .call: try await createSharedAsync(entry, state, in: WeakSlots<Service>())
         }
     }
 
@@ -189,11 +196,11 @@ extension ContainerCore {
         case .join(let joined):
             let box = try await issuer.coordinator(of: self).joinAsync(joined, counted: Issuer.joinsCounted)
             return box.value(holdingItself: entry.holdsInstanceItself)
-        case .claimed(let claimed, let parent):
+        case .claimed(let claimed):
             // A synchronous factory runs right here: it needs no other thread to finish, so
             // threads blocked waiting for it can never starve it.
             guard entry.asyncCause != nil else {
-                return try createClaimed(entry, claimed, within: parent, by: issuer, state)
+                return try createClaimed(entry, claimed, within: CreationChain.inThisTask, by: issuer, state)
             }
             claim = claimed
         }
@@ -214,15 +221,13 @@ extension ContainerCore {
                 creation.cancel()
             }
             : await creation.result
-        let value: Service
         do {
-            value = try outcome.get()
+            let value = try outcome.mapError(GraftError.wrapping).get()
+            issuer.finish(claim, .success(try issuer.box(value, entry, of: self)), entry, of: self)
+            return value
         } catch {
-            let failure = GraftError.wrapping(error)
-            issuer.finish(claim, .failure(failure), entry, of: self)
-            throw failure
+            issuer.finish(claim, .failure(error), entry, of: self)
+            throw error
         }
-        try issuer.publish(value, claim, entry, of: self)
-        return value
     }
 }

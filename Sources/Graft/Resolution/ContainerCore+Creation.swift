@@ -179,6 +179,41 @@ extension ContainerCore {
         )
     }
 
+    /// Called once per autowired parameter. Each call follows the link `build()` prepared for
+    /// that parameter, so no key is hashed per edge, and a plain dependency arrives with its
+    /// type, with no dynamic cast.
+    ///
+    /// A function of its own, inlined into ``parameter(_:of:)``: written in the override itself,
+    /// its closures are compiled as calls of their own (measured: 3% more instructions in the
+    /// graph scenario).
+    @inline(__always)
+    func resolveParameter<Parameter: Sendable>(
+        _ type: Parameter.Type,
+        of construction: inout Construction
+    ) throws(GraftError) -> Parameter {
+        let index = construction.position
+        if let prefetched = construction.prefetched {
+            return try Untyped.parameter(prefetched[index], as: type, construction.node, index, in: table)
+        }
+        // The request is the `ResolveState` of the resolve that runs this construction (see
+        // `construct`), lent for exactly as long as the construction runs.
+        if let target = construction.plainLink(at: index), target >= 0 {
+            return try construction.withRequest(as: ResolveState.self) { (state) throws(GraftError) -> Parameter in
+                try makePlain(table.entry(at: target), &state, as: type)
+            }
+        }
+        let entry = table.entries[construction.node]
+        let dependency = entry.dependencies[index]
+        if dependency.kind == .argument {
+            return try construction.argument(dependency.argument, as: type)
+        }
+        // Everything else (`Lazy`, `Provider`, `Factory`, optionals) arrives untyped.
+        let node = construction.node
+        return try construction.withRequest(as: ResolveState.self) { (state) throws(GraftError) -> Parameter in
+            try Untyped.parameter(try argument(index, of: entry, &state), as: type, node, index, in: table)
+        }
+    }
+
     /// The instance of a plain dependency, borrowing the entry instead of retaining it (the
     /// container is `self`, which the caller already lends).
     @inline(__always)

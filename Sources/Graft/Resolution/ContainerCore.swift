@@ -56,35 +56,12 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
 
     // MARK: What a construction asks of the engine (overrides must live in the class body)
 
-    /// Called once per autowired parameter. Each call follows the link `build()` prepared for
-    /// that parameter, so no key is hashed per edge, and a plain dependency arrives with its
-    /// type, with no dynamic cast.
     @usableFromInline
     override func parameter<Parameter: Sendable>(
         _ type: Parameter.Type,
         of construction: inout Construction
     ) throws(GraftError) -> Parameter {
-        let index = construction.position
-        if let prefetched = construction.prefetched {
-            return try Untyped.parameter(prefetched[index], as: type, construction.node, index, in: table)
-        }
-        // The request is the `ResolveState` of the resolve that runs this construction (see
-        // `construct`), lent for exactly as long as the construction runs.
-        if let target = construction.plainLink(at: index), target >= 0 {
-            return try construction.withRequest(as: ResolveState.self) { (state) throws(GraftError) -> Parameter in
-                try makePlain(table.entry(at: target), &state, as: type)
-            }
-        }
-        let entry = table.entries[construction.node]
-        let dependency = entry.dependencies[index]
-        if dependency.kind == .argument {
-            return try construction.argument(dependency.argument, as: type)
-        }
-        // Everything else (`Lazy`, `Provider`, `Factory`, optionals) arrives untyped.
-        let node = construction.node
-        return try construction.withRequest(as: ResolveState.self) { (state) throws(GraftError) -> Parameter in
-            try Untyped.parameter(try argument(index, of: entry, &state), as: type, node, index, in: table)
-        }
+        try resolveParameter(type, of: &construction)
     }
 
     @usableFromInline
@@ -254,13 +231,11 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
         _ entry: Entry,
         _ state: inout ResolveState
     ) throws(GraftError) -> Service {
-        let placement = try placement(of: entry, &state, as: Service.self)
-        if case .existing(let box) = placement { return box.value(holdingItself: entry.holdsInstanceItself) }
-        try entry.requireNoAwait(state, in: table)
-        switch placement {
+        switch try placement(of: entry, &state, as: Service.self) {
         case .existing(let box):
             return box.value(holdingItself: entry.holdsInstanceItself)
         case .new(let call):
+            try entry.requireNoAwait(state, in: table)
             // Asked here, not in `create` (see `createObserved`).
             if _slowPath(entry.isObserved) {
                 return try createObserved(entry, &state, disposed: true, arguments: nil) {
@@ -270,17 +245,14 @@ final class ContainerCore: ConstructionSite, @unchecked Sendable {
             return try create(entry, &state, disposed: true) {
                 call?.storeGraphInstance(InstanceCell.make($0), index: entry.index)
             }
-        case .singleton:
-            return try createShared(entry, state, in: SingletonSlots())
-        case .scoped:
-            return try createShared(entry, state, in: ScopeSlots(scope: state.scope))
-        case .scopedIn(let scope):
+        case .shared:
+            try entry.requireNoAwait(state, in: table)
+            return try createShared(entry, state)
+        case .sharedIn(let scope):
+            try entry.requireNoAwait(state, in: table)
             return try ResolveState.keeping(scope, frame: state.frame, depth: state.depth) {
-                (inScope) throws(GraftError) -> Service in
-                try createShared(entry, inScope, in: ScopeSlots(scope: scope))
+                (inScope) throws(GraftError) -> Service in try createShared(entry, inScope)
             }
-        case .weak:
-            return try createShared(entry, state, in: WeakSlots<Service>())
         }
     }
 

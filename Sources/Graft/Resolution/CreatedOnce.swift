@@ -23,15 +23,15 @@ struct CreatedOnce<Value: Sendable>: Sendable {
     func value(of owner: AnyObject) throws(GraftError) -> Value {
         if let value = kept.withLock({ $0 }) { return value }
         let coordinator = try link.coordinator()
-        switch try coordinator.claim(slot(of: owner), key: link.key, chain: CreationChain.current(), existing: existing)
-        {
+        let chain = CreationChain.current()
+        switch try coordinator.claim(slot(of: owner), key: link.key, chain: chain, existing: existing) {
         case .existing(let cell):
             return cell.value()
         case .join(let claim):
             return try coordinator.join(claim, counted: true).value()
-        case .claimed(var claim, let parent):
+        case .claimed(var claim):
             let outcome = Result { () throws(GraftError) -> Value in
-                try CreationChain.running(&claim, within: parent) { _ throws(GraftError) -> Value in
+                try CreationChain.running(&claim, within: chain) { _ throws(GraftError) -> Value in
                     try link.resolve(Value.self)
                 }
             }
@@ -56,7 +56,7 @@ struct CreatedOnce<Value: Sendable>: Sendable {
             return cell.value()
         case .join(let claim):
             return try await coordinator.joinAsync(claim, counted: true).value()
-        case .claimed(let claim, _):
+        case .claimed(let claim):
             let outcome: Result<Value, GraftError>
             do {
                 outcome = .success(try await CreationChain.running(claim) { try await link.resolveAsync(Value.self) })

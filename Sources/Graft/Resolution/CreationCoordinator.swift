@@ -147,7 +147,7 @@ final class CreationCoordinator: Sendable {
                 let id = CreationID(issuer: ObjectIdentifier(self), serial: state.nextSerial)
                 state.nextSerial += 1
                 state.inProgress[slot] = id
-                return .done(.claimed(CreationClaim(id: id, key: key, slot: slot), within: chain))
+                return .done(.claimed(CreationClaim(id: id, key: key, slot: slot)))
             }
             if let chain, chain.contains(id) {
                 if let provisional = state.records[id]?.provisional {

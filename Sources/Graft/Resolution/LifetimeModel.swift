@@ -21,15 +21,11 @@ enum Placement {
     /// Create a new instance, owned by the resolve's scope, publishing it to `call` when the
     /// lifetime shares it per call.
     case new(call: CallState?)
-    /// Create the singleton, exactly once however many resolves race for it.
-    case singleton
-    /// Create the `.scoped` instance of the resolve's scope, exactly once.
-    case scoped
-    /// Create the `.scoped(in:)` instance in `scope`, the nearest enclosing scope with its tag,
-    /// exactly once.
-    case scopedIn(Scope)
-    /// Create the `.weak` instance, unless a live one exists by then.
-    case weak
+    /// Create the one shared instance, exactly once however many resolves race for it.
+    case shared
+    /// Create the one shared instance of a `.scoped(in:)` entry in `scope`, the nearest
+    /// enclosing scope with its tag.
+    case sharedIn(Scope)
 
     /// The placement of `entry`, a `.scoped(in:)` entry, under `state`: only resolves of such
     /// services walk up the scopes; a resolve of anything else pays one comparison.
@@ -45,7 +41,7 @@ enum Placement {
             throw ResolutionErrors.noTaggedScope(entry, tag, state, in: table, awaiting: awaiting)
         }
         if let box = scope.scopedInstance(entry.slot) { return .existing(box) }
-        return .scopedIn(scope)
+        return .sharedIn(scope)
     }
 }
 
@@ -92,16 +88,34 @@ extension ContainerCore {
             // Borrowed, as the state holds it: the caller keeps the scope alive.
             let box = state.unretainedScope.with { $0.scopedInstance(entry.slot) }
             if let box { return .existing(box) }
-            return .scoped
+            return .shared
         case .rootSlot:
             // The slot, read borrowed: passing the scope would retain and release it.
             if let object = singletons.load(entry.slot) {
                 return .existing(InstanceCell(object: object.object))
             }
-            return .singleton
+            return .shared
         case .weakTable:
             if let box = WeakSlots<Service>.existing(entry, of: self) { return .existing(box) }
-            return .weak
+            return .shared
+        }
+    }
+
+    /// The shared instance of `entry`, in the slot its lifetime keeps it in (the scope's for a
+    /// `.scoped` or `.scoped(in:)` entry: `state`'s): found, waited for (blocking the thread), or
+    /// created here.
+    ///
+    /// Out of line: it inlines the creation once for each kind of slot, which inlined in turn
+    /// into every resolve path (twice in ``makeNew(_:_:)``) made each of them pay, in registers
+    /// saved and stack, for code that only the first resolve of a shared service runs
+    /// (measured: 10% more instructions per transient).
+    @inline(never)
+    func createShared<Service: Sendable>(_ entry: Entry, _ state: borrowing ResolveState) throws(GraftError) -> Service
+    {
+        switch entry.lifetime.store {
+        case .rootSlot: return try createShared(entry, state, in: SingletonSlots())
+        case .scopeSlot: return try createShared(entry, state, in: ScopeSlots(scope: state.unretainedScope))
+        case .weakTable, .none, .call: return try createShared(entry, state, in: WeakSlots<Service>())
         }
     }
 
@@ -124,7 +138,9 @@ extension ContainerCore {
         case .join(let claim):
             let box = try issuer.coordinator(of: self).join(claim, counted: Issuer.joinsCounted)
             return box.value(holdingItself: entry.holdsInstanceItself)
-        case .claimed(let claim, let parent):
+        case .claimed(let claim):
+            // Read here, next to where the creation records itself in the same slot.
+            let parent = CreationChain.current(known: state.creation)
             return try createClaimed(entry, claim, within: parent, by: issuer, state)
         }
     }
@@ -142,10 +158,10 @@ extension ContainerCore {
         _ state: borrowing ResolveState
     ) throws(GraftError) -> Service {
         var inner = issuer.creationState(entry, state, root: unretainedRoot)
-        let value: Service
         do {
             // The link borrows the claim (`&claim`), so recording the creation copies nothing.
-            value = try CreationChain.running(&claim, within: parent) { chain throws(GraftError) -> Service in
+            let value: Service = try CreationChain.running(&claim, within: parent) {
+                chain throws(GraftError) -> Service in
                 // Resolves nested in this creation run under its chain, on this thread.
                 inner.creation = chain.word.bitPattern
                 // Observed or not is asked here, each call with a closure of its own, as in
@@ -159,12 +175,13 @@ extension ContainerCore {
                     if entry.hasActivations { issuer.setProvisional(InstanceCell.make($0), for: claim, of: self) }
                 }
             }
+            // Published as it is boxed: `box` may fail (a `.weak` value that is no class).
+            issuer.finish(claim, .success(try issuer.box(value, entry, of: self)), entry, of: self)
+            return value
         } catch {
             issuer.finish(claim, .failure(error), entry, of: self)
             throw error
         }
-        try issuer.publish(value, claim, entry, of: self)
-        return value
     }
 
     /// The coordinator that creates `scope`'s shared instances: the root's, or one of the scope

@@ -21,17 +21,15 @@ extension Scope {
     /// creation under way.
     ///
     /// The caller's creation chain is read only when the slot is claimed already: finding an
-    /// instance, the common case, costs no look at the thread or the task.
+    /// instance, or claiming the slot, costs no look at the thread or the task.
     ///
     /// - Throws: A cycle error when the caller's own creation holds the slot with no instance yet.
     func claim(_ slot: Int, key: ServiceKey, chain source: ChainSource) throws(GraftError) -> SlotClaim {
         var reentered: (claim: CreationClaim, chain: CreationChain)?
-        var claimed: CreationClaim?
         let found = withState { state -> SlotClaim? in
             if let box = state.scoped[slot] { return .existing(box) }
             guard let pending = state.claims[slot] else {
-                claimed = makeClaim(serial: state.claims.claim(slot).serial, slot, key)
-                return nil
+                return .claimed(makeClaim(serial: state.claims.claim(slot).serial, slot, key))
             }
             let claim = makeClaim(serial: pending.serial, slot, key)
             if let chain = source.read(), chain.contains(claim.id) {
@@ -43,9 +41,7 @@ extension Scope {
             return .join(claim)
         }
         if let found { return found }
-        // The chain the creation runs within, read with no lock held.
-        if let claimed { return .claimed(claimed, within: source.read()) }
-        // Otherwise the caller's own creation holds the slot.
+        // `found` is `nil` only when the caller's own creation holds the slot.
         guard let (claim, chain) = reentered else { throw CycleReport.error([key]) }
         throw CycleReport.error(chain.keys(from: claim.id) + [key])
     }
