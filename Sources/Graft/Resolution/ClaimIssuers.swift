@@ -101,7 +101,7 @@ extension ClaimIssuer {
 /// claim and so learns how many joined; only when any did (or the creation may have left a
 /// provisional instance there) does it hand the outcome to the coordinator, with that count
 /// (the same hand-over as a scope's claims, `Scope+Claims.swift`).
-struct SingletonSlots: ClaimIssuer {
+struct SingletonSlots<Service: Sendable>: ClaimIssuer {
     @inline(__always)
     func claim(_ entry: Entry, of core: ContainerCore, chain source: ChainSource) throws(GraftError) -> SlotClaim {
         while true {
@@ -109,8 +109,7 @@ struct SingletonSlots: ClaimIssuer {
             case .claimed(let generation):
                 let claim = Self.claim(entry, generation, of: core)
                 // The instance may have been published between the caller's look and the claim.
-                if let existing = core.singletons.load(entry.slot) {
-                    let box = InstanceCell(object: existing.object)
+                if let box = core.existing(entry, in: core.unretainedRoot, as: Service.self) {
                     Self.settle(claim, .success(box), of: core, keepsRecord: false, publishing: false)
                     return .existing(box)
                 }
@@ -124,9 +123,7 @@ struct SingletonSlots: ClaimIssuer {
                     throw CycleReport.error(chain.keys(from: claim.id) + [entry.key])
                 }
                 if core.rootClaims.join(entry.slot, seen: word) { return .join(claim) }
-                if let existing = core.singletons.load(entry.slot) {
-                    return .existing(InstanceCell(object: existing.object))
-                }
+                if let box = core.existing(entry, in: core.unretainedRoot, as: Service.self) { return .existing(box) }
             }
         }
     }
@@ -222,7 +219,7 @@ struct WeakSlots<Service: Sendable>: ClaimIssuer {
     func claim(_ entry: Entry, of core: ContainerCore, chain source: ChainSource) throws(GraftError) -> SlotClaim {
         try core.coordinator.claim(SlotID(store: core.root.id, index: entry.slot), key: entry.key, chain: source.read())
         {
-            Self.existing(entry, of: core)
+            core.existing(entry, in: core.unretainedRoot, as: Service.self)
         }
     }
 
@@ -244,8 +241,9 @@ struct WeakSlots<Service: Sendable>: ClaimIssuer {
         core.coordinator.finish(claim, outcome)
     }
 
-    /// The live `.weak` instance of `entry`, boxed. A function of its own: code that is not
-    /// specialized looks up the run-time type of `Service?` wherever one may occur.
+    /// The live `.weak` instance of `entry`, boxed (see ``ContainerCore/existing(_:in:as:)``). A
+    /// function of its own: code that is not specialized looks up the run-time type of
+    /// `Service?` wherever one may occur.
     @inline(never)
     static func existing(_ entry: Entry, of core: ContainerCore) -> InstanceCell? {
         guard let value = core.weakInstances.withLock({ $0.bySlot[entry.slot] })?.value(as: Service.self) else {

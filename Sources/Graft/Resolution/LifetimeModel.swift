@@ -30,17 +30,19 @@ enum Placement {
     /// The placement of `entry`, a `.scoped(in:)` entry, under `state`: only resolves of such
     /// services walk up the scopes; a resolve of anything else pays one comparison.
     @inline(never)
-    static func tagged(
+    static func tagged<Service: Sendable>(
         _ entry: Entry,
         _ tag: ScopeTagID,
         _ state: borrowing ResolveState,
-        in table: RegistrationTable,
+        of core: ContainerCore,
+        as type: Service.Type,
         awaiting: Bool
     ) throws(GraftError) -> Placement {
         guard let scope = state.scope.nearest(tagged: tag) else {
-            throw ResolutionErrors.noTaggedScope(entry, tag, state, in: table, awaiting: awaiting)
+            throw ResolutionErrors.noTaggedScope(entry, tag, state, in: core.table, awaiting: awaiting)
         }
-        if let box = scope.scopedInstance(entry.slot) { return .existing(box) }
+        // `scope` is kept by this function while it reads.
+        if let box = core.existing(entry, in: Unretained(scope), as: type) { return .existing(box) }
         return .sharedIn(scope)
     }
 }
@@ -80,24 +82,34 @@ extension ContainerCore {
             return .new(call: call)
         case .scopeSlot:
             if let tag = entry.scopeTag {
-                return try Placement.tagged(entry, tag, state, in: table, awaiting: awaiting)
+                return try Placement.tagged(entry, tag, state, of: self, as: type, awaiting: awaiting)
             }
             // Inlined: every resolve of a `.scoped` service asks, and as a call of its own the
             // question cost four times the comparison it makes.
             if state.scope.isRoot { throw ResolutionErrors.scopeRequired(entry, state, in: table) }
-            // Borrowed, as the state holds it: the caller keeps the scope alive.
-            let box = state.unretainedScope.with { $0.scopedInstance(entry.slot) }
-            if let box { return .existing(box) }
+            if let box = existing(entry, in: state.unretainedScope, as: Service.self) { return .existing(box) }
             return .shared
-        case .rootSlot:
-            // The slot, read borrowed: passing the scope would retain and release it.
-            if let object = singletons.load(entry.slot) {
-                return .existing(InstanceCell(object: object.object))
-            }
+        case .rootSlot, .weakTable:
+            if let box = existing(entry, in: state.unretainedScope, as: Service.self) { return .existing(box) }
             return .shared
-        case .weakTable:
-            if let box = WeakSlots<Service>.existing(entry, of: self) { return .existing(box) }
-            return .shared
+        }
+    }
+
+    /// The shared instance of `entry`, boxed, if it exists: in `scope`'s slot (borrowed: the
+    /// caller keeps it alive), the singleton's slot or the weak table, as its lifetime keeps it.
+    /// The one read of an existing shared instance, but for the resolve paths' first look at a
+    /// singleton, which reads the slot's address borrowed (`make`, `resolve`) to box nothing.
+    @inline(__always)
+    func existing<Service: Sendable>(
+        _ entry: Entry,
+        in scope: Unretained<Scope>,
+        as type: Service.Type
+    ) -> InstanceCell? {
+        switch entry.lifetime.store {
+        case .scopeSlot: scope.with { $0.scopedInstance(entry.slot) }
+        case .rootSlot: singletons.load(entry.slot).map { InstanceCell(object: $0.object) }
+        case .weakTable: WeakSlots<Service>.existing(entry, of: self)
+        case .none, .call: nil
         }
     }
 
@@ -113,7 +125,7 @@ extension ContainerCore {
     func createShared<Service: Sendable>(_ entry: Entry, _ state: borrowing ResolveState) throws(GraftError) -> Service
     {
         switch entry.lifetime.store {
-        case .rootSlot: return try createShared(entry, state, in: SingletonSlots())
+        case .rootSlot: return try createShared(entry, state, in: SingletonSlots<Service>())
         case .scopeSlot: return try createShared(entry, state, in: ScopeSlots(scope: state.unretainedScope))
         case .weakTable, .none, .call: return try createShared(entry, state, in: WeakSlots<Service>())
         }
