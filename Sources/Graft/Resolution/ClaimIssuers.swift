@@ -101,7 +101,7 @@ extension ClaimIssuer {
 /// claim and so learns how many joined; only when any did (or the creation may have left a
 /// provisional instance there) does it hand the outcome to the coordinator, with that count
 /// (the same hand-over as a scope's claims, `Scope+Claims.swift`).
-struct SingletonSlots<Service: Sendable>: ClaimIssuer {
+struct SingletonSlots: ClaimIssuer {
     @inline(__always)
     func claim(_ entry: Entry, of core: ContainerCore, chain source: ChainSource) throws(GraftError) -> SlotClaim {
         while true {
@@ -109,7 +109,7 @@ struct SingletonSlots<Service: Sendable>: ClaimIssuer {
             case .claimed(let generation):
                 let claim = Self.claim(entry, generation, of: core)
                 // The instance may have been published between the caller's look and the claim.
-                if let box = core.existing(entry, in: core.unretainedRoot, as: Service.self) {
+                if let box = core.existing(entry, in: core.unretainedRoot) {
                     Self.settle(claim, .success(box), of: core, keepsRecord: false, publishing: false)
                     return .existing(box)
                 }
@@ -123,7 +123,7 @@ struct SingletonSlots<Service: Sendable>: ClaimIssuer {
                     throw CycleReport.error(chain.keys(from: claim.id) + [entry.key])
                 }
                 if core.rootClaims.join(entry.slot, seen: word) { return .join(claim) }
-                if let box = core.existing(entry, in: core.unretainedRoot, as: Service.self) { return .existing(box) }
+                if let box = core.existing(entry, in: core.unretainedRoot) { return .existing(box) }
             }
         }
     }
@@ -212,14 +212,14 @@ struct ScopeSlots: ClaimIssuer {
 
 /// The `.weak` instances: claimed in the root's creation coordinator, under whose lock the
 /// table is read, and published to the table, held weakly, never disposed.
-struct WeakSlots<Service: Sendable>: ClaimIssuer {
+struct WeakSlots: ClaimIssuer {
     static var disposes: Bool { false }
     static var joinsCounted: Bool { true }
 
     func claim(_ entry: Entry, of core: ContainerCore, chain source: ChainSource) throws(GraftError) -> SlotClaim {
         try core.coordinator.claim(SlotID(store: core.root.id, index: entry.slot), key: entry.key, chain: source.read())
         {
-            core.existing(entry, in: core.unretainedRoot, as: Service.self)
+            core.existing(entry, in: core.unretainedRoot)
         }
     }
 
@@ -241,14 +241,17 @@ struct WeakSlots<Service: Sendable>: ClaimIssuer {
         core.coordinator.finish(claim, outcome)
     }
 
-    /// The live `.weak` instance of `entry`, boxed (see ``ContainerCore/existing(_:in:as:)``). A
-    /// function of its own: code that is not specialized looks up the run-time type of
-    /// `Service?` wherever one may occur.
+    /// The live `.weak` instance of `entry`, boxed (see ``ContainerCore/existing(_:in:)``), read
+    /// as the type the entry answers for. Out of line: code that is not specialized looks up
+    /// the run-time type of `Service?` wherever one may occur.
     @inline(never)
     static func existing(_ entry: Entry, of core: ContainerCore) -> InstanceCell? {
-        guard let value = core.weakInstances.withLock({ $0.bySlot[entry.slot] })?.value(as: Service.self) else {
-            return nil
+        func read<Service: Sendable>(_ type: Service.Type) -> InstanceCell? {
+            guard let value = core.weakInstances.withLock({ $0.bySlot[entry.slot] })?.value(as: type) else {
+                return nil
+            }
+            return InstanceCell.make(value, holdingItself: entry.holdsInstanceItself)
         }
-        return InstanceCell.make(value)
+        return read(entry.serviceType)
     }
 }

@@ -87,9 +87,9 @@ extension ContainerCore {
         _ state: borrowing ResolveState
     ) async throws(GraftError) -> Service {
         switch entry.lifetime.store {
-        case .rootSlot: try await createSharedAsync(entry, state, in: SingletonSlots<Service>())
+        case .rootSlot: try await createSharedAsync(entry, state, in: SingletonSlots())
         case .scopeSlot: try await createSharedAsync(entry, state, in: ScopeSlots(scope: state.unretainedScope))
-        case .weakTable, .none, .call: try await createSharedAsync(entry, state, in: WeakSlots<Service>())
+        case .weakTable, .none, .call: try await createSharedAsync(entry, state, in: WeakSlots())
         }
     }
 

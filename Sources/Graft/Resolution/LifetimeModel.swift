@@ -30,19 +30,18 @@ enum Placement {
     /// The placement of `entry`, a `.scoped(in:)` entry, under `state`: only resolves of such
     /// services walk up the scopes; a resolve of anything else pays one comparison.
     @inline(never)
-    static func tagged<Service: Sendable>(
+    static func tagged(
         _ entry: Entry,
         _ tag: ScopeTagID,
         _ state: borrowing ResolveState,
         of core: ContainerCore,
-        as type: Service.Type,
         awaiting: Bool
     ) throws(GraftError) -> Placement {
         guard let scope = state.scope.nearest(tagged: tag) else {
             throw ResolutionErrors.noTaggedScope(entry, tag, state, in: core.table, awaiting: awaiting)
         }
         // `scope` is kept by this function while it reads.
-        if let box = core.existing(entry, in: Unretained(scope), as: type) { return .existing(box) }
+        if let box = core.existing(entry, in: Unretained(scope)) { return .existing(box) }
         return .sharedIn(scope)
     }
 }
@@ -82,15 +81,15 @@ extension ContainerCore {
             return .new(call: call)
         case .scopeSlot:
             if let tag = entry.scopeTag {
-                return try Placement.tagged(entry, tag, state, of: self, as: type, awaiting: awaiting)
+                return try Placement.tagged(entry, tag, state, of: self, awaiting: awaiting)
             }
             // Inlined: every resolve of a `.scoped` service asks, and as a call of its own the
             // question cost four times the comparison it makes.
             if state.scope.isRoot { throw ResolutionErrors.scopeRequired(entry, state, in: table) }
-            if let box = existing(entry, in: state.unretainedScope, as: Service.self) { return .existing(box) }
+            if let box = existing(entry, in: state.unretainedScope) { return .existing(box) }
             return .shared
         case .rootSlot, .weakTable:
-            if let box = existing(entry, in: state.unretainedScope, as: Service.self) { return .existing(box) }
+            if let box = existing(entry, in: state.unretainedScope) { return .existing(box) }
             return .shared
         }
     }
@@ -99,16 +98,16 @@ extension ContainerCore {
     /// caller keeps it alive), the singleton's slot or the weak table, as its lifetime keeps it.
     /// The one read of an existing shared instance, but for the resolve paths' first look at a
     /// singleton, which reads the slot's address borrowed (`make`, `resolve`) to box nothing.
+    ///
+    /// Not generic: the claims that read it are types of their own, and a generic one's
+    /// metadata would be looked up at run time in code that is not specialized (measured:
+    /// 400 instructions each singleton's creation).
     @inline(__always)
-    func existing<Service: Sendable>(
-        _ entry: Entry,
-        in scope: Unretained<Scope>,
-        as type: Service.Type
-    ) -> InstanceCell? {
+    func existing(_ entry: Entry, in scope: Unretained<Scope>) -> InstanceCell? {
         switch entry.lifetime.store {
         case .scopeSlot: scope.with { $0.scopedInstance(entry.slot) }
         case .rootSlot: singletons.load(entry.slot).map { InstanceCell(object: $0.object) }
-        case .weakTable: WeakSlots<Service>.existing(entry, of: self)
+        case .weakTable: WeakSlots.existing(entry, of: self)
         case .none, .call: nil
         }
     }
@@ -125,9 +124,9 @@ extension ContainerCore {
     func createShared<Service: Sendable>(_ entry: Entry, _ state: borrowing ResolveState) throws(GraftError) -> Service
     {
         switch entry.lifetime.store {
-        case .rootSlot: return try createShared(entry, state, in: SingletonSlots<Service>())
+        case .rootSlot: return try createShared(entry, state, in: SingletonSlots())
         case .scopeSlot: return try createShared(entry, state, in: ScopeSlots(scope: state.unretainedScope))
-        case .weakTable, .none, .call: return try createShared(entry, state, in: WeakSlots<Service>())
+        case .weakTable, .none, .call: return try createShared(entry, state, in: WeakSlots())
         }
     }
 
