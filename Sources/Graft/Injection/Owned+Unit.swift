@@ -57,7 +57,7 @@ extension Owned {
     ) throws(GraftError) -> DeferredLink {
         let key = ServiceKey(Value.self)
         guard let entry = container.table.entry(for: key.id, name: nil) else {
-            throw container.notRegisteredError(key)
+            throw ResolutionErrors.notRegistered(key, in: container.table)
         }
         return DeferredLink(container: container, scope: state.scope, target: entry.index, key: key)
     }

@@ -13,7 +13,7 @@ extension ContainerCore {
             if let parent = table.parent, !table.answersWrapped(type, name: name) {
                 return try await parent.resolveAsync(type, name: name, from: state.scope, of: self)
             }
-            return try await resolveUnregisteredAsync(type, name: name, &state)
+            return try await Unregistered.resolveAsync(type, name: name, by: self, &state)
         }
         if state.scope.isClosed { throw closedError(entry.key, state.scope) }
         return try await makeAsync(entry, &state)
@@ -34,23 +34,6 @@ extension ContainerCore {
             services.append(try await makeAsync(entry, &state))
         }
         return services
-    }
-
-    private func resolveUnregisteredAsync<Service: Sendable>(
-        _ type: Service.Type,
-        name: String?,
-        _ state: inout ResolveState
-    ) async throws(GraftError) -> Service {
-        if name == nil, let collection = Service.self as? any GatheredCollection.Type {
-            return try cast(try await collection.gatherAsync(from: self, &state), to: type, ServiceKey(type))
-        }
-        if name == nil, let wrapping = Service.self as? any WrappedDependency.Type,
-            wrapping.dependency.kind != .deferred,
-            let entry = table.entry(for: wrapping.dependency.key.id, name: nil)
-        {
-            return try cast(try await makeErasedAsync(entry, &state), to: type, ServiceKey(type))
-        }
-        return try resolveUnregistered(type, name: name, &state)
     }
 
     /// The instance for `entry`, awaiting what needs it.
@@ -86,13 +69,27 @@ extension ContainerCore {
         case .existing(let box):
             return box.value(holdingItself: entry.holdsInstanceItself)
         case .new(let call):
-            return try await createAsync(entry, &state, disposed: true) { publish($0, entry, to: call) }
+            return try await createAsync(entry, &state, disposed: true) {
+                call?.storeGraphInstance(InstanceCell.make($0), index: entry.index)
+            }
         case .shared:
-            return try await createSharedAsync(entry, &state)
+            return try await createSharedAsync(entry, state)
         case .sharedIn(let scope):
             return try await ResolveState.keeping(scope, frame: state.frame, depth: state.depth) {
-                (inScope) async throws(GraftError) -> Service in try await createSharedAsync(entry, &inScope)
+                (inScope) async throws(GraftError) -> Service in try await createSharedAsync(entry, inScope)
             }
+        }
+    }
+
+    /// ``createShared(_:_:)``, suspending instead of blocking while it waits.
+    private func createSharedAsync<Service: Sendable>(
+        _ entry: Entry,
+        _ state: borrowing ResolveState
+    ) async throws(GraftError) -> Service {
+        switch entry.lifetime.store {
+        case .rootSlot: try await createSharedAsync(entry, state, in: SingletonSlots())
+        case .scopeSlot: try await createSharedAsync(entry, state, in: ScopeSlots(scope: state.unretainedScope))
+        case .weakTable, .none, .call: try await createSharedAsync(entry, state, in: WeakSlots())
         }
     }
 
@@ -103,10 +100,10 @@ extension ContainerCore {
         arguments: [any Sendable]? = nil,
         publish: (Service) -> Void = { _ in }
     ) async throws(GraftError) -> Service {
-        let start = entry.isObserved ? observationStart() : nil
+        let start = entry.isObserved ? Observers.creationStart() : nil
         var value: Service = try await constructAsync(entry, &state, disposed: disposed, arguments: arguments)
         try finishCreation(&value, entry, &state, disposed: disposed, publish: publish)
-        if let start { reportCreation(entry, state, since: start) }
+        if let start { Observers.reportCreation(entry, state, since: start, in: table) }
         return value
     }
 
@@ -148,7 +145,7 @@ extension ContainerCore {
                         guard let build = entry.buildAsync else { return try entry.build(&construction) }
                         try await build(&construction)
                     } catch {
-                        throw factoryFailure(error, entry)
+                        throw ResolutionErrors.factoryFailure(error, entry, in: table)
                     }
                 }
             }
@@ -168,7 +165,7 @@ extension ContainerCore {
             let link = entry.links[index]
             let dependency = entry.dependencies[index]
             if dependency.kind == .argument {
-                guard let arguments else { throw missingArgumentsError(entry) }
+                guard let arguments else { throw ResolutionErrors.missingArguments(entry) }
                 values.append(arguments[dependency.argument])
             } else if dependency.isImmediate && link >= 0 {
                 values.append(try await makeErasedAsync(table.entries[link], &state))
@@ -179,64 +176,40 @@ extension ContainerCore {
         return values
     }
 
-    /// Creates a shared instance exactly once; waiters suspend instead of blocking a thread.
+    /// ``createShared(_:_:in:)``, suspending instead of blocking while it waits: the shared
+    /// instance of `entry` in `issuer`'s slot, found, waited for, or created here.
     ///
-    /// An async factory runs in a task of its own, so cancelling the caller that happened to
-    /// start the creation does not cancel it for everyone else waiting. A lease is the exception:
-    /// it may wait long for what it leases (a connection from an exhausted pool), only its own
-    /// scope waits with it, and a cancelled request should stop waiting, so cancelling the
-    /// caller cancels it.
-    private func createSharedAsync<Service: Sendable>(
+    /// A synchronous factory runs as the synchronous path runs it. An async factory runs in a
+    /// task of its own, so cancelling the caller that happened to start the creation does not
+    /// cancel it for everyone else waiting. A lease is the exception: it may wait long for what
+    /// it leases (a connection from an exhausted pool), only its own scope waits with it, and a
+    /// cancelled request should stop waiting, so cancelling the caller cancels it.
+    private func createSharedAsync<Service: Sendable, Issuer: ClaimIssuer>(
         _ entry: Entry,
-        _ state: inout ResolveState
+        _ state: borrowing ResolveState,
+        in issuer: Issuer
     ) async throws(GraftError) -> Service {
-        let scope = state.scope
         let claim: CreationClaim
-        let issuer: ClaimIssuer
-        let chain: CreationChain?
-        if entry.lifetime.store == .scopeSlot {
-            switch try scope.claim(entry.slot, key: entry.key, chain: .thisTask) {
-            case .existing(let box):
-                return box.value(holdingItself: entry.holdsInstanceItself)
-            case .join(let joined):
-                let box = try await coordinator(of: scope).joinAsync(joined)
-                return box.value(holdingItself: entry.holdsInstanceItself)
-            case .claimed(let claimed):
-                (claim, issuer, chain) = (claimed, .scope(scope), CreationChain.inThisTask)
-            }
-        } else if entry.lifetime.store == .rootSlot {
-            switch try claimRoot(entry, chain: .thisTask) {
-            case .existing(let box):
-                return box.value(holdingItself: entry.holdsInstanceItself)
-            case .join(let joined):
-                let box = try await coordinator.joinAsync(joined)
-                return box.value(holdingItself: entry.holdsInstanceItself)
-            case .claimed(let claimed, let parent):
-                (claim, issuer, chain) = (claimed, .root(self, keepsRecord: entry.hasActivations), parent)
-            }
-        } else {
-            let acquisition = try await coordinator.acquireAsync(rootSlot(entry), key: entry.key) {
-                existingShared(entry, scope, as: Service.self)
-            }
-            switch acquisition {
-            case .ready(let box):
-                return box.value(holdingItself: entry.holdsInstanceItself)
-            case .claimed(let claimed, let parent):
-                (claim, issuer, chain) = (claimed, .coordinator(coordinator), parent)
-            }
-        }
-        if entry.asyncCause == nil {
+        switch try issuer.claim(entry, of: self, chain: .thisTask) {
+        case .existing(let box):
+            return box.value(holdingItself: entry.holdsInstanceItself)
+        case .join(let joined):
+            let box = try await issuer.coordinator(of: self).joinAsync(joined, counted: Issuer.joinsCounted)
+            return box.value(holdingItself: entry.holdsInstanceItself)
+        case .claimed(let claimed):
             // A synchronous factory runs right here: it needs no other thread to finish, so
             // threads blocked waiting for it can never starve it.
-            return try createClaimed(entry, claim, within: chain, by: issuer, state)
+            guard entry.asyncCause != nil else {
+                return try createClaimed(entry, claimed, within: CreationChain.inThisTask, by: issuer, state)
+            }
+            claim = claimed
         }
-        let inner = sharedState(entry, state)
-        let disposed = disposesShared(entry)
+        let inner = issuer.creationState(entry, state, root: unretainedRoot)
         let creation = Task { () async throws -> Service in
             var state = inner
             return try await CreationChain.running(claim) { () async throws -> Service in
-                try await self.createAsync(entry, &state, disposed: disposed) {
-                    if entry.hasActivations { issuer.setProvisional(InstanceCell.make($0), for: claim) }
+                try await self.createAsync(entry, &state, disposed: Issuer.disposes) {
+                    if entry.hasActivations { issuer.setProvisional(InstanceCell.make($0), for: claim, of: self) }
                 }
             }
         }
@@ -248,8 +221,13 @@ extension ContainerCore {
                 creation.cancel()
             }
             : await creation.result
-        return try completeShared(entry, claim, by: issuer) { () throws(GraftError) -> Service in
-            do { return try outcome.get() } catch { throw GraftError.wrapping(error) }
+        do {
+            let value = try outcome.mapError(GraftError.wrapping).get()
+            issuer.finish(claim, .success(try issuer.box(value, entry, of: self)), entry, of: self)
+            return value
+        } catch {
+            issuer.finish(claim, .failure(error), entry, of: self)
+            throw error
         }
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// The rule, written once for the synchronous and the asynchronous read: a kept value is
 /// returned as it is; otherwise the container's creation coordinator decides who creates it
-/// (acquire), the caller that claimed it resolves the link as that creation (run), so reading
+/// (claim), the caller that claimed it resolves the link as that creation (run), so reading
 /// the same value again while it is being created is a cycle error, and the outcome is kept
 /// and handed to every caller waiting for it (finish). A failure is not kept: the next read
 /// tries again.
@@ -23,12 +23,15 @@ struct CreatedOnce<Value: Sendable>: Sendable {
     func value(of owner: AnyObject) throws(GraftError) -> Value {
         if let value = kept.withLock({ $0 }) { return value }
         let coordinator = try link.coordinator()
-        switch try coordinator.acquire(slot(of: owner), key: link.key, existing: existing) {
-        case .ready(let cell):
+        let chain = CreationChain.current()
+        switch try coordinator.claim(slot(of: owner), key: link.key, chain: chain, existing: existing) {
+        case .existing(let cell):
             return cell.value()
-        case .claimed(var claim, let parent):
+        case .join(let claim):
+            return try coordinator.join(claim, counted: true).value()
+        case .claimed(var claim):
             let outcome = Result { () throws(GraftError) -> Value in
-                try CreationChain.running(&claim, within: parent) { _ throws(GraftError) -> Value in
+                try CreationChain.running(&claim, within: chain) { _ throws(GraftError) -> Value in
                     try link.resolve(Value.self)
                 }
             }
@@ -43,10 +46,17 @@ struct CreatedOnce<Value: Sendable>: Sendable {
     func value(of owner: AnyObject) async throws(GraftError) -> Value {
         if let value = kept.withLock({ $0 }) { return value }
         let coordinator = try link.coordinator()
-        switch try await coordinator.acquireAsync(slot(of: owner), key: link.key, existing: existing) {
-        case .ready(let cell):
+        switch try coordinator.claim(
+            slot(of: owner),
+            key: link.key,
+            chain: CreationChain.inThisTask,
+            existing: existing
+        ) {
+        case .existing(let cell):
             return cell.value()
-        case .claimed(let claim, _):
+        case .join(let claim):
+            return try await coordinator.joinAsync(claim, counted: true).value()
+        case .claimed(let claim):
             let outcome: Result<Value, GraftError>
             do {
                 outcome = .success(try await CreationChain.running(claim) { try await link.resolveAsync(Value.self) })

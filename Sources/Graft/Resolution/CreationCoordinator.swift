@@ -34,74 +34,48 @@ final class CreationCoordinator: Sendable {
         var waitingFor: [CreationID: CreationID] = [:]
     }
 
-    /// What `acquire` found.
-    enum Acquisition {
-        /// The instance exists (or a provisional one is visible to this caller).
-        case ready(InstanceCell)
-        /// The caller must create the instance, as part of the creation it runs `within` (the
-        /// current chain, read once here), then call `finish`.
-        case claimed(CreationClaim, within: CreationChain?)
-    }
-
     private enum Step {
-        case done(Acquisition)
+        case done(SlotClaim)
         case wait(CreationID)
         case fail(GraftError)
     }
 
     private let state = WaitableLocked(State())
 
-    /// Returns the existing instance, claims the slot, or waits (blocking the thread) for the
-    /// creation under way to finish.
-    func acquire(
+    /// Returns the existing instance, claims the slot, or counts the caller (whose creation
+    /// chain is `chain`) in as a waiter of the creation under way, which it then waits for with
+    /// ``join(_:counted:)`` or ``joinAsync(_:counted:)``.
+    ///
+    /// `existing` is asked under the coordinator's lock.
+    func claim(
         _ slot: SlotID,
         key: ServiceKey,
+        chain: CreationChain?,
         existing: () -> InstanceCell?
-    ) throws(GraftError) -> Acquisition {
-        let chain = CreationChain.current()
-        while true {
-            switch step(slot, key: key, chain: chain, existing: existing) {
-            case .done(let acquisition):
-                return acquisition
-            case .fail(let error):
-                throw error
-            case .wait(let id):
-                return .ready(try wait(for: id, chain: chain))
-            }
+    ) throws(GraftError) -> SlotClaim {
+        switch step(slot, key: key, chain: chain, existing: existing) {
+        case .done(let claim): return claim
+        case .fail(let error): throw error
+        case .wait(let id): return .join(CreationClaim(id: id, key: key, slot: slot))
         }
     }
 
-    /// Like ``acquire(_:key:existing:)``, but suspends instead of blocking while it waits.
-    func acquireAsync(
-        _ slot: SlotID,
-        key: ServiceKey,
-        existing: () -> InstanceCell?
-    ) async throws(GraftError) -> Acquisition {
-        let chain = CreationChain.inThisTask
-        while true {
-            switch step(slot, key: key, chain: chain, existing: existing) {
-            case .done(let acquisition):
-                return acquisition
-            case .fail(let error):
-                throw error
-            case .wait(let id):
-                return .ready(try await waitAsync(for: id, chain: chain))
-            }
-        }
-    }
-
-    /// Waits (blocking the thread) for a creation that a scope claimed on its own and promoted
-    /// because this caller found it claimed: its instance, or its error.
-    func join(_ claim: CreationClaim) throws(GraftError) -> InstanceCell {
+    /// Waits (blocking the thread) for the creation `claim` names: its instance, or its error.
+    ///
+    /// - Parameter counted: Whether the caller was counted in as its waiter already, as
+    ///   ``claim(_:key:chain:existing:)`` does; otherwise the creation is one that a scope (or
+    ///   the root's singleton slots) claimed on its own and promoted because this caller found
+    ///   it claimed, and the caller enters it here.
+    func join(_ claim: CreationClaim, counted: Bool = false) throws(GraftError) -> InstanceCell {
         let chain = CreationChain.current()
-        try enter(claim, chain: chain)
+        if !counted { try enter(claim, chain: chain) }
         return try wait(for: claim.id, chain: chain)
     }
 
-    /// Like ``join(_:)``, but suspends instead of blocking while it waits.
-    func joinAsync(_ claim: CreationClaim) async throws(GraftError) -> InstanceCell {
+    /// Like ``join(_:counted:)``, but suspends instead of blocking while it waits.
+    func joinAsync(_ claim: CreationClaim, counted: Bool = false) async throws(GraftError) -> InstanceCell {
         let chain = CreationChain.inThisTask
-        try enter(claim, chain: chain)
+        if !counted { try enter(claim, chain: chain) }
         return try await waitAsync(for: claim.id, chain: chain)
     }
 
@@ -164,7 +138,7 @@ final class CreationCoordinator: Sendable {
     ) -> Step {
         state.withLock { state -> Step in
             if let value = existing() {
-                return .done(.ready(value))
+                return .done(.existing(value))
             }
             guard let id = state.inProgress[slot] else {
                 // Claimed with no record: most creations finish before anyone waits for them,
@@ -173,11 +147,11 @@ final class CreationCoordinator: Sendable {
                 let id = CreationID(issuer: ObjectIdentifier(self), serial: state.nextSerial)
                 state.nextSerial += 1
                 state.inProgress[slot] = id
-                return .done(.claimed(CreationClaim(id: id, key: key, slot: slot), within: chain))
+                return .done(.claimed(CreationClaim(id: id, key: key, slot: slot)))
             }
             if let chain, chain.contains(id) {
                 if let provisional = state.records[id]?.provisional {
-                    return .done(.ready(provisional))
+                    return .done(.existing(provisional))
                 }
                 return .fail(CycleReport.error(chain.keys(from: id) + [key]))
             }

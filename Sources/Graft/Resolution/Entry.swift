@@ -199,3 +199,12 @@ final class Entry: Sendable {
         )
     }
 }
+
+extension Entry {
+    /// Throws when this entry needs `await` and a resolve under `state` cannot give it: the one
+    /// check a synchronous resolve makes before it creates anything.
+    @inline(__always)
+    func requireNoAwait(_ state: borrowing ResolveState, in table: RegistrationTable) throws(GraftError) {
+        if asyncCause != nil { throw ResolutionErrors.needsAwait(self, in: table, inFactoryOf: state.frame) }
+    }
+}

@@ -77,18 +77,24 @@ private struct ObservedAsyncDisposable: AsyncDisposable {
     }
 }
 
-/// Reporting to observers: the helpers the synchronous and async paths both call.
-extension ContainerCore {
+/// Reporting to observers: what the engine's synchronous and async paths both call, each given
+/// the table whose observers it tells.
+extension Observers {
     /// The start of an observed creation.
     @inline(never)
-    func observationStart() -> ContinuousClock.Instant {
+    static func creationStart() -> ContinuousClock.Instant {
         ContinuousClock.now
     }
 
-    /// Tells the observers that `entry`'s instance, begun at `start`, was made for `state`'s
-    /// scope.
+    /// Tells the observers of `table` that `entry`'s instance, begun at `start`, was made for
+    /// `state`'s scope.
     @inline(never)
-    func reportCreation(_ entry: Entry, _ state: borrowing ResolveState, since start: ContinuousClock.Instant) {
+    static func reportCreation(
+        _ entry: Entry,
+        _ state: borrowing ResolveState,
+        since start: ContinuousClock.Instant,
+        in table: RegistrationTable
+    ) {
         let duration = ContinuousClock.now - start
         guard let observers = table.observers else { return }
         let scope = state.scope
@@ -103,11 +109,11 @@ extension ContainerCore {
         )
     }
 
-    /// `record`, made to tell the observers of its disposal when `entry` is observed.
+    /// `record`, made to tell the observers of `table` of its disposal when `entry` is observed.
     ///
     /// Disposals are observed by wrapping what is disposed when it is adopted, so closing a
     /// scope or container is the same code with or without observers.
-    func observed(_ record: DisposalRecord, _ entry: Entry) -> DisposalRecord {
+    static func observed(_ record: DisposalRecord, _ entry: Entry, in table: RegistrationTable) -> DisposalRecord {
         guard entry.isObserved, let observers = table.observers else { return record }
         switch record {
         case .sync(let disposable, let key):
@@ -123,10 +129,10 @@ extension ContainerCore {
         }
     }
 
-    /// Tells the observers that `entry`'s own factory threw `error` (not a `GraftError`, which
-    /// a dependency's failure is, and which was reported for that dependency).
+    /// Tells the observers of `table` that `entry`'s own factory threw `error` (not a
+    /// `GraftError`, which a dependency's failure is, and which was reported for that dependency).
     @inline(never)
-    func reportFactoryFailure(_ entry: Entry, _ error: any Error) {
+    static func reportFactoryFailure(_ entry: Entry, _ error: any Error, in table: RegistrationTable) {
         table.observers?.factoryDidThrow(FactoryFailureEvent(service: entry.observedName, error: error))
     }
 }

@@ -1,48 +1,46 @@
 // A child engine resolves what it does not register through its parent's engine: the parent
 // lookup, which the engine declares and makeChild wires in.
 
-extension ContainerCore {
-    /// The container that registers `type` for a resolve with runtime arguments, and where it
-    /// starts: this one, or for a child that does not register it, the nearest ancestor that
-    /// does, in the scope that goes with the child's.
-    func inOwner<Result>(
+extension ParentLink {
+    /// The container that registers `type` for a resolve with runtime arguments that starts at
+    /// `start`, and where it starts: `start`, or for a child that does not register it, the
+    /// nearest ancestor that does, in the scope that goes with the child's.
+    static func inOwner<Result>(
         of type: any Any.Type,
         name: String?,
+        startingAt start: ContainerCore,
         from state: ResolveState,
         _ body: (ContainerCore, inout ResolveState) throws(GraftError) -> Result
     ) throws(GraftError) -> Result {
         // A container that is not a child pays this one test.
+        let table = start.table
         guard let parent = table.parent, table.entry(for: ObjectIdentifier(type), name: name) == nil else {
             var state = state
-            return try body(self, &state)
+            return try body(start, &state)
         }
-        return try parent.resolving(in: state.scope, of: self, key: ServiceKey(type, name: name)) {
+        return try parent.resolving(in: state.scope, of: start, key: ServiceKey(type, name: name)) {
             (inParent) throws(GraftError) -> Result in
-            try parent.core.inOwner(of: type, name: name, from: inParent, body)
+            try inOwner(of: type, name: name, startingAt: parent.core, from: inParent, body)
         }
     }
 
-    /// ``inOwner(of:name:from:_:)`` for a resolve that awaits.
-    func inOwner<Result>(
+    /// ``inOwner(of:name:startingAt:from:_:)`` for a resolve that awaits.
+    static func inOwner<Result>(
         of type: any Any.Type,
         name: String?,
+        startingAt start: ContainerCore,
         from state: ResolveState,
         _ body: (ContainerCore, inout ResolveState) async throws(GraftError) -> Result
     ) async throws(GraftError) -> Result {
+        let table = start.table
         guard let parent = table.parent, table.entry(for: ObjectIdentifier(type), name: name) == nil else {
             var state = state
-            return try await body(self, &state)
+            return try await body(start, &state)
         }
-        return try await parent.resolving(in: state.scope, of: self, key: ServiceKey(type, name: name)) {
+        return try await parent.resolving(in: state.scope, of: start, key: ServiceKey(type, name: name)) {
             (inParent) async throws(GraftError) -> Result in
-            try await parent.core.inOwner(of: type, name: name, from: inParent, body)
+            try await inOwner(of: type, name: name, startingAt: parent.core, from: inParent, body)
         }
-    }
-
-    /// Whether registration `node`'s shared instance exists (or was given).
-    func exists(_ node: Int) -> Bool {
-        let entry = table.entries[node]
-        return entry.isInstance || (entry.isRootOwned && singletons.address(entry.slot) != nil)
     }
 }
 

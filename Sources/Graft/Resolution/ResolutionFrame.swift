@@ -163,3 +163,16 @@ final class ResolutionFrame: Resolver, @unchecked Sendable {
         return try await container.resolveAllAsync(type, &state)
     }
 }
+
+extension Unretained where Object == ResolutionFrame {
+    /// Throws the cycle when `entry`'s closure or hook is already under way above this frame.
+    ///
+    /// Out of line, and on the unretained frame: the resolve that lends a frame asks on every
+    /// lending, and almost never finds a cycle.
+    @inline(never)
+    func requireNoCycle(entering entry: Entry) throws(GraftError) {
+        if let path = object.path(from: entry.index) {
+            throw CycleReport.error(path + [entry.key])
+        }
+    }
+}

@@ -27,8 +27,12 @@ extension Resolver {
     ) throws(GraftError) -> Service {
         let (start, state) = try resolutionStart(for: ServiceKey(type, name: name))
         let arguments = RuntimeArguments(first, repeat each more)
-        return try start.inOwner(of: type, name: name, from: state) { (container, started) throws(GraftError) in
-            try container.make(try container.argumentTakingEntry(type, name: name), arguments: arguments, &started)
+        return try ParentLink.inOwner(of: type, name: name, startingAt: start, from: state) { (container, started) throws(GraftError) in
+            try arguments.make(
+                try RuntimeArguments.entry(for: type, name: name, in: container),
+                by: container,
+                &started
+            )
         }
     }
 
@@ -49,11 +53,11 @@ extension Resolver {
     ) async throws(GraftError) -> Service {
         let (start, state) = try resolutionStart(for: ServiceKey(type, name: name))
         let arguments = RuntimeArguments(first, repeat each more)
-        return try await start.inOwner(of: type, name: name, from: state) {
+        return try await ParentLink.inOwner(of: type, name: name, startingAt: start, from: state) {
             (container, started) async throws(GraftError) in
-            try await container.makeAsync(
-                try container.argumentTakingEntry(type, name: name),
-                arguments: arguments,
+            try await arguments.makeAsync(
+                try RuntimeArguments.entry(for: type, name: name, in: container),
+                by: container,
                 &started
             )
         }

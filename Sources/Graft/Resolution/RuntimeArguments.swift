@@ -28,104 +28,67 @@ struct RuntimeArguments: Sendable {
     var isEmpty: Bool { values.isEmpty }
 }
 
-extension ContainerCore {
-    /// A new instance of `entry` made with `arguments`, after checking them against its
-    /// declared argument types.
+/// Making a service from runtime arguments: checked against the registration's declared types,
+/// then a new transient made with them (only transients take arguments; `build()` checks it).
+extension RuntimeArguments {
+    /// A new instance of `entry`, made by `core` with these arguments after checking them
+    /// against its declared argument types.
     func make<Service: Sendable>(
         _ entry: Entry,
-        arguments: RuntimeArguments,
+        by core: ContainerCore,
         _ state: inout ResolveState
     ) throws(GraftError) -> Service {
-        guard try takesArguments(entry, arguments, state) else { return try make(entry, &state) }
+        guard try suit(entry, core, state) else { return try core.make(entry, &state) }
         do {
-            try requireNoAwait(entry, state)
+            try entry.requireNoAwait(state, in: core.table)
             // Only transients take arguments (`build()` checks it), so the instance is new and
             // belongs to the scope of the resolve.
             if _slowPath(entry.isObserved) {
-                return try createObserved(entry, &state, disposed: true, arguments: arguments.values) { _ in }
+                return try core.createObserved(entry, &state, disposed: true, arguments: values) { _ in }
             }
-            return try create(entry, &state, disposed: true, arguments: arguments.values)
+            return try core.create(entry, &state, disposed: true, arguments: values)
         } catch {
             throw CycleReport.unwinding(error, through: entry.key)
         }
     }
 
-    /// ``make(_:arguments:_:)``, awaiting what needs it.
+    /// ``make(_:by:_:)``, awaiting what needs it.
     func makeAsync<Service: Sendable>(
         _ entry: Entry,
-        arguments: RuntimeArguments,
+        by core: ContainerCore,
         _ state: inout ResolveState
     ) async throws(GraftError) -> Service {
-        guard try takesArguments(entry, arguments, state) else { return try await makeAsync(entry, &state) }
+        guard try suit(entry, core, state) else { return try await core.makeAsync(entry, &state) }
         do {
-            return try await createAsync(entry, &state, disposed: true, arguments: arguments.values)
+            return try await core.createAsync(entry, &state, disposed: true, arguments: values)
         } catch {
             throw CycleReport.unwinding(error, through: entry.key)
         }
     }
 
-    /// Whether `entry` is made from `arguments` (after checking them, and that the scope is
+    /// Whether `entry` is made from these arguments (after checking them, and that the scope is
     /// open); `false` when neither declares any, so the entry is made as any other.
-    private func takesArguments(
-        _ entry: Entry,
-        _ arguments: RuntimeArguments,
-        _ state: borrowing ResolveState
-    ) throws(GraftError) -> Bool {
-        if entry.arguments.isEmpty && arguments.isEmpty { return false }
-        if state.scope.isClosed { throw closedError(entry.key, state.scope) }
-        try check(arguments, for: entry)
+    private func suit(_ entry: Entry, _ core: ContainerCore, _ state: borrowing ResolveState) throws(GraftError) -> Bool
+    {
+        if entry.arguments.isEmpty && isEmpty { return false }
+        if state.scope.isClosed { throw core.closedError(entry.key, state.scope) }
+        guard keys == entry.arguments else { throw ResolutionErrors.wrongArguments(self, for: entry) }
         return true
     }
 
-    /// The entry registered for `type` and `name`, for a resolve with arguments.
-    func argumentTakingEntry(_ type: any Any.Type, name: String?) throws(GraftError) -> Entry {
-        guard let entry = table.entry(for: ObjectIdentifier(type), name: name) else {
-            throw notRegisteredError(ServiceKey(type, name: name))
+    /// The entry `core` registers for `type` and `name`, for a resolve with arguments.
+    static func entry(for type: any Any.Type, name: String?, in core: ContainerCore) throws(GraftError) -> Entry {
+        guard let entry = core.table.entry(for: ObjectIdentifier(type), name: name) else {
+            throw ResolutionErrors.notRegistered(ServiceKey(type, name: name), in: core.table)
         }
         return entry
-    }
-
-    private func check(_ arguments: RuntimeArguments, for entry: Entry) throws(GraftError) {
-        guard arguments.keys != entry.arguments else { return }
-        let given = arguments.keys.typeList
-        let type = entry.key.typeName
-        if entry.arguments.isEmpty {
-            throw GraftError(
-                .runtimeArguments,
-                "\(entry.key.subject) takes no runtime arguments, but was given \(given)",
-                service: entry.key.description,
-                hints: [
-                    "resolve it without arguments: resolve(\(type).self), or declare them where it is "
-                        + "registered (\(entry.source)): register(\(type).self, arguments: …)"
-                ]
-            )
-        }
-        let expected = entry.arguments.typeList
-        throw GraftError(
-            .runtimeArguments,
-            "\(entry.key.subject) takes runtime arguments \(expected), but was given \(given)",
-            service: entry.key.description,
-            hints: ["pass exactly these types, in this order: resolve(\(type).self, arguments: …) with \(expected)"]
-        )
-    }
-
-    func missingArgumentsError(_ entry: Entry) -> GraftError {
-        let type = entry.key.typeName
-        let expected = entry.arguments.typeList
-        let factory = "Factory<\(([type] + entry.arguments.map(\.typeName)).joined(separator: ", "))>"
-        return GraftError(
-            .runtimeArguments,
-            "\(entry.key.subject) takes runtime arguments \(expected), and this resolve passed none",
-            service: entry.key.description,
-            hints: ["pass them: resolve(\(type).self, arguments: …), or inject \(factory) and call make(…)"]
-        )
     }
 }
 
 extension DeferredLink {
     func resolve<Service: Sendable>(_ type: Service.Type, arguments: RuntimeArguments) throws(GraftError) -> Service {
         try origin.resolving(key) { container, state throws(GraftError) in
-            try container.make(container.table.entries[target], arguments: arguments, &state)
+            try arguments.make(container.table.entries[target], by: container, &state)
         }
     }
 
@@ -134,7 +97,7 @@ extension DeferredLink {
         arguments: RuntimeArguments
     ) async throws(GraftError) -> Service {
         try await origin.resolving(key) { container, state async throws(GraftError) in
-            try await container.makeAsync(container.table.entries[target], arguments: arguments, &state)
+            try await arguments.makeAsync(container.table.entries[target], by: container, &state)
         }
     }
 }

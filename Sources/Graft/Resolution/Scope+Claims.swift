@@ -17,26 +17,16 @@
 /// finished still finds the outcome there. Most creations are never waited for, and cost two
 /// turns of the scope's lock.
 extension Scope {
-    /// What resolving a `.scoped` slot found.
-    enum ScopedClaim {
-        /// The instance exists (or is the provisional one of the caller's own creation).
-        case existing(InstanceCell)
-        /// The caller claimed the slot: it creates the instance, then calls ``settle(_:_:)``.
-        case claimed(CreationClaim)
-        /// Another creation holds the slot: the caller waits for it in the scope's coordinator.
-        case join(CreationClaim)
-    }
-
     /// Finds `slot`'s instance, claims the slot, or counts the caller in as a waiter of the
     /// creation under way.
     ///
     /// The caller's creation chain is read only when the slot is claimed already: finding an
-    /// instance, the common case, costs no look at the thread or the task.
+    /// instance, or claiming the slot, costs no look at the thread or the task.
     ///
     /// - Throws: A cycle error when the caller's own creation holds the slot with no instance yet.
-    func claim(_ slot: Int, key: ServiceKey, chain source: ChainSource) throws(GraftError) -> ScopedClaim {
+    func claim(_ slot: Int, key: ServiceKey, chain source: ChainSource) throws(GraftError) -> SlotClaim {
         var reentered: (claim: CreationClaim, chain: CreationChain)?
-        let found = withState { state -> ScopedClaim? in
+        let found = withState { state -> SlotClaim? in
             if let box = state.scoped[slot] { return .existing(box) }
             guard let pending = state.claims[slot] else {
                 return .claimed(makeClaim(serial: state.claims.claim(slot).serial, slot, key))
@@ -89,42 +79,5 @@ extension Scope {
             key: key,
             slot: SlotID(store: id, index: slot)
         )
-    }
-}
-
-/// Who issued a claim to create a shared instance, and so hears how the creation ended.
-///
-/// Its two steps are inlined: each creation knows its issuer where it starts
-/// (``ContainerCore/createClaimed(_:_:within:by:_:)`` is inlined there), so the switch folds
-/// to the one issuer's call.
-enum ClaimIssuer: Sendable {
-    /// A coordinator: the root container's shared instances, and `Lazy` values.
-    case coordinator(CreationCoordinator)
-    /// A scope, for one of its `.scoped` slots (see `Scope+Claims.swift`).
-    case scope(Scope)
-    /// The root container, for one of its singletons (see `ContainerCore+RootClaims.swift`);
-    /// `keepsRecord` when the creation may leave a provisional instance in its coordinator.
-    case root(ContainerCore, keepsRecord: Bool)
-
-    /// Makes `box` visible to resolves on behalf of the creation `claim` names.
-    @inline(__always)
-    func setProvisional(_ box: InstanceCell, for claim: CreationClaim) {
-        switch self {
-        case .coordinator(let coordinator): coordinator.setProvisional(box, for: claim)
-        case .scope(let scope): scope.setProvisional(box, for: claim)
-        case .root(let container, _): container.coordinator.setProvisional(box, for: claim)
-        }
-    }
-
-    /// Ends the creation `claim` names and wakes whoever waits for it; `container` finds a
-    /// scope's coordinator when callers joined the creation there.
-    @inline(__always)
-    func finish(_ claim: CreationClaim, _ outcome: Result<InstanceCell, GraftError>, in container: ContainerCore) {
-        switch self {
-        case .coordinator(let coordinator):
-            coordinator.finish(claim, outcome)
-        case .scope(let scope): scope.finish(claim, outcome, in: container)
-        case .root(let root, let keepsRecord): root.settleRoot(claim, outcome, keepsRecord: keepsRecord)
-        }
     }
 }

@@ -31,3 +31,27 @@ extension Scope {
         try Scope(container: container, parent: self, tag: ScopeTagID(tag), providing: first, repeat each values)
     }
 }
+
+extension Scope {
+    /// The nearest scope tagged `tag`: this one, or the nearest scope it was made under.
+    func nearest(tagged tag: ScopeTagID) -> Scope? {
+        var scope = self
+        while true {
+            if scope.tag == tag { return scope }
+            // The root is never tagged.
+            guard case .scope(let parent)? = scope.parent else { return nil }
+            scope = parent
+        }
+    }
+
+    /// The tags of this scope and of those it was made under, nearest first.
+    var enclosingTags: [ScopeTagID] {
+        var tags: [ScopeTagID] = []
+        var scope = self
+        while true {
+            if let tag = scope.tag { tags.append(tag) }
+            guard case .scope(let parent)? = scope.parent else { return tags }
+            scope = parent
+        }
+    }
+}

@@ -205,4 +205,12 @@ public final class Scope: Resolver, @unchecked Sendable {
             return true
         }
     }
+
+    /// Takes `record` for disposal; when the scope has closed meanwhile, disposes it now (if that
+    /// needs no `await`) and throws.
+    func adoptOrDispose(_ record: DisposalRecord) throws(GraftError) {
+        guard !adopt(record) else { return }
+        if case .sync(let disposable, _) = record { try? disposable.dispose() }
+        throw ResolutionErrors.closed(record.key, self, root: isRoot ? self : container.root)
+    }
 }
