@@ -207,7 +207,8 @@ struct ChildOverlay {
             for edge in graph.edges[dependent] where edge.isImmediate && edge.target > 0 && edge.target < childStart {
                 let reached = proxied[edge.target - 1]
                 let owner = ancestors[reached.level]
-                guard owner.table.graph.asyncCause(reached.node) != nil, owner.existingInstance(of: reached.node) == nil else { continue }
+                guard owner.table.graph.asyncCause(reached.node) != nil, owner.existingInstance(of: reached.node) == nil
+                else { continue }
                 let key = graph.key(edge.target)
                 problems.append(
                     GraftError(

@@ -27,7 +27,8 @@ extension Resolver {
     ) throws(GraftError) -> Service {
         let (start, state) = try resolutionStart(for: ServiceKey(type, name: name))
         let arguments = RuntimeArguments(first, repeat each more)
-        return try ParentLink.inOwner(of: type, name: name, startingAt: start, from: state) { (container, started) throws(GraftError) in
+        return try ParentLink.inOwner(of: type, name: name, startingAt: start, from: state) {
+            (container, started) throws(GraftError) in
             try arguments.make(
                 try RuntimeArguments.entry(for: type, name: name, in: container),
                 by: container,
