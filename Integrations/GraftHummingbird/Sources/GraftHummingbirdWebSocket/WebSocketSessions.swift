@@ -26,8 +26,8 @@ extension RouterMethods where Context: WebSocketRequestContext {
     /// - the session's scope closes exactly once: when the client hangs up or the connection
     ///   fails, or when the container shuts down first. The connection is then closed with a
     ///   close frame, `1001 going away`: as the container's shutdown closes the session's scope
-    ///   when the builder called ``Graft/ContainerBuilder/registerWebSocketSessions(fileID:line:)``
-    ///   (the shutdown returns once it is sent), otherwise when the next message comes. The
+    ///   when the builder called `registerWebSocketSessions()` (the shutdown returns once it is
+    ///   sent), otherwise when the next message comes. The
     ///   server's graceful shutdown closes open connections with a close frame too
     ///   (Hummingbird's, `1000 normal closure`), and their sessions' scopes then close. A new
     ///   connection while the container shuts down is refused with `503 Service Unavailable`.
