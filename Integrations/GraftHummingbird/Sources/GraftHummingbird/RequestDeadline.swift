@@ -44,7 +44,8 @@ final class RequestExpiry: Sendable {
     private let lease: RequestScopeLease
     private let logger: Logger
     private let deadline: Duration
-    private let request: String
+    /// Names the request (method, route and id) in the log line; called only when it fires.
+    private let request: @Sendable () -> String
     private let watch: RequestDeadlineWatch?
     private let fired = Atomic(false)
 
@@ -52,8 +53,8 @@ final class RequestExpiry: Sendable {
         _ lease: RequestScopeLease,
         logger: Logger,
         deadline: Duration,
-        request: String,
-        watch: RequestDeadlineWatch?
+        watch: RequestDeadlineWatch?,
+        request: @escaping @Sendable () -> String
     ) {
         self.lease = lease
         self.logger = logger
@@ -62,11 +63,14 @@ final class RequestExpiry: Sendable {
         self.watch = watch
     }
 
+    /// Whether the deadline has passed: ``fire()`` ran.
+    var hasFired: Bool { fired.load(ordering: .acquiring) }
+
     /// Logs, tells the guard, and fails the scope; only the first call does anything.
     func fire() {
         guard fired.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
-        logger.error("\(Self.message(request, deadline, held: lease.scope.servicesHeld))")
+        logger.error("\(Self.message(request(), deadline, held: lease.scope.servicesHeld))")
         watch?.expire()
         // Closing may wait for a disposal behind the stuck work (a ROLLBACK queued after a query
         // that never ends): the answer does not wait for it.

@@ -108,7 +108,7 @@ final class Served: Sendable {
     /// `served user_seconds system_seconds`, from `getrusage(RUSAGE_SELF)`.
     func stats() -> String {
         var usage = rusage()
-        getrusage(RUSAGE_SELF, &usage)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
         let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
         return "\(served.load(ordering: .relaxed)) \(user) \(system)\n"
