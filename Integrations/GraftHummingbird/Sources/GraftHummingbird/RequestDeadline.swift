@@ -44,8 +44,7 @@ final class RequestExpiry: Sendable {
     private let lease: RequestScopeLease
     private let logger: Logger
     private let deadline: Duration
-    /// Names the request (method, route and id) in the log line; called only when it fires.
-    private let request: @Sendable () -> String
+    private let request: String
     private let watch: RequestDeadlineWatch?
     private let fired = Atomic(false)
 
@@ -53,8 +52,8 @@ final class RequestExpiry: Sendable {
         _ lease: RequestScopeLease,
         logger: Logger,
         deadline: Duration,
-        watch: RequestDeadlineWatch?,
-        request: @escaping @Sendable () -> String
+        request: String,
+        watch: RequestDeadlineWatch?
     ) {
         self.lease = lease
         self.logger = logger
@@ -63,14 +62,11 @@ final class RequestExpiry: Sendable {
         self.watch = watch
     }
 
-    /// Whether the deadline has passed: ``fire()`` ran.
-    var hasFired: Bool { fired.load(ordering: .acquiring) }
-
     /// Logs, tells the guard, and fails the scope; only the first call does anything.
     func fire() {
         guard fired.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
-        logger.error("\(Self.message(request(), deadline, held: lease.scope.servicesHeld))")
+        logger.error("\(Self.message(request, deadline, held: lease.scope.servicesHeld))")
         watch?.expire()
         // Closing may wait for a disposal behind the stuck work (a ROLLBACK queued after a query
         // that never ends): the answer does not wait for it.

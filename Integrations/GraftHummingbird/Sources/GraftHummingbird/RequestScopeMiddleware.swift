@@ -134,29 +134,14 @@ public struct RequestScopeMiddleware<Context: GraftRequestContext>: RouterMiddle
         context.scope = lease.scope
         var response: Response
         do {
-            // What names the request in the deadline's log line, made into text only if it is logged.
-            let (method, route, id) = (request.method, RequestLogging.route(request, context), context.id)
-            if let deadline, let watch = RequestDeadlineWatch.current {
-                // Behind a RequestGuard, whose task the chain already runs in and which answers at
-                // the deadline: one timer, and the chain inline (no task group, no task for it).
-                let expiry = RequestExpiry(lease, logger: logger, deadline: deadline, watch: watch) {
-                    "\(method) \(route) (request \(id))"
-                }
-                let timer = Task {
-                    try await Task.sleep(for: deadline)
-                    expiry.fire()
-                }
-                defer { timer.cancel() }
-                do {
-                    response = try await Self.respond(request, context, next, lease)
-                } catch  where expiry.hasFired {
-                    throw DeadlinePassed()
-                }
-                if expiry.hasFired { throw DeadlinePassed() }
-            } else if let deadline {
-                let expiry = RequestExpiry(lease, logger: logger, deadline: deadline, watch: nil) {
-                    "\(method) \(route) (request \(id))"
-                }
+            if let deadline {
+                let expiry = RequestExpiry(
+                    lease,
+                    logger: logger,
+                    deadline: deadline,
+                    request: "\(request.method) \(RequestLogging.route(request, context)) (request \(context.id))",
+                    watch: RequestDeadlineWatch.current
+                )
                 response = try await RequestDeadline.race(
                     { request, context in try await Self.respond(request, context, next, lease) },
                     request,
