@@ -4,6 +4,7 @@ public import Hummingbird
 public import HummingbirdWebSocket
 public import Logging
 import NIOWebSocket
+import Synchronization
 
 extension RouterMethods where Context: WebSocketRequestContext {
     /// Adds a WebSocket route whose connections each get a session scope tagged `tag`, and whose
@@ -23,9 +24,13 @@ extension RouterMethods where Context: WebSocketRequestContext {
     ///   the error is logged at `error` level naming the connection and the message's number, and
     ///   the next message is read;
     /// - the session's scope closes exactly once: when the client hangs up or the connection
-    ///   fails, or when the container shuts down first (the connection is then closed with a
-    ///   close frame, `1001 going away`). A new connection while the container shuts down is
-    ///   refused with `503 Service Unavailable`.
+    ///   fails, or when the container shuts down first. The connection is then closed with a
+    ///   close frame, `1001 going away`: as the container's shutdown closes the session's scope
+    ///   when the builder called `registerWebSocketSessions()` (the shutdown returns once it is
+    ///   sent), otherwise when the next message comes. The
+    ///   server's graceful shutdown closes open connections with a close frame too
+    ///   (Hummingbird's, `1000 normal closure`), and their sessions' scopes then close. A new
+    ///   connection while the container shuts down is refused with `503 Service Unavailable`.
     ///
     /// ```swift
     /// enum ChatSession: ScopeTag {}
@@ -116,6 +121,9 @@ struct WebSocketSession<Tag: ScopeTag>: Sendable {
     let maxMessageSize: Int
     let handler: Handler
     let givesValues: Bool
+    /// Whether the container registers ``WebSocketSessionEnd``: `false` once a session found it
+    /// does not.
+    private let endIsRegistered = RegistrationProbe()
 
     init(container: Container, tag: Tag.Type, maxMessageSize: Int, _ handler: @escaping Handler) {
         self.container = container
@@ -127,6 +135,12 @@ struct WebSocketSession<Tag: ScopeTag>: Sendable {
 
     /// One connection: its session scope, each message in a scope under it, and the session's
     /// closing, once, when the connection ends.
+    ///
+    /// The connection is sent a close frame, `1001 going away`, when the session's scope is closed
+    /// for it (the container's shutdown, with `registerWebSocketSessions()`) or when a message
+    /// finds the session's scope closed; the client's answering close frame then ends the loop.
+    /// On the server's graceful shutdown, Hummingbird's WebSocket handler sends its own
+    /// (`1000 normal closure`), with the same end.
     func run(
         _ inbound: WebSocketInboundStream,
         _ outbound: WebSocketOutboundWriter,
@@ -145,12 +159,16 @@ struct WebSocketSession<Tag: ScopeTag>: Sendable {
             try await outbound.close(.goingAway, reason: "The server is shutting down.")
             return
         }
+        let end = await sessionEnd(in: session)
+        end.attach(outbound)
         do {
-            try await serve(inbound, outbound, session: session, connection: context.id, logger: logger)
+            try await serve(inbound, outbound, session: session, end: end, connection: context.id, logger: logger)
         } catch {
+            end.detach()
             await close(session, logger)
             throw error
         }
+        end.detach()
         await close(session, logger)
     }
 
@@ -158,6 +176,7 @@ struct WebSocketSession<Tag: ScopeTag>: Sendable {
         _ inbound: WebSocketInboundStream,
         _ outbound: WebSocketOutboundWriter,
         session: Scope,
+        end: WebSocketSessionEnd,
         connection: String,
         logger: Logger
     ) async throws {
@@ -173,8 +192,9 @@ struct WebSocketSession<Tag: ScopeTag>: Sendable {
                     messageLogger.error("\(RequestLogging.message($0))")
                 }
             } catch {
-                // The session's scope was closed by the container's shutdown: end the connection.
-                try await outbound.close(.goingAway, reason: "The server is shutting down.")
+                // The session's scope was closed by the container's shutdown: end the connection
+                // (Hummingbird then waits for the client's answering close frame).
+                await end.goAway()
                 return
             }
             let context = WebSocketMessageContext(
@@ -201,6 +221,23 @@ struct WebSocketSession<Tag: ScopeTag>: Sendable {
         }
     }
 
+    /// The session's end: made in its scope when the builder called
+    /// `registerWebSocketSessions()`, so that closing the scope sends the close frame; otherwise
+    /// (asked once per route) one of its own, which only a message that finds the scope closed
+    /// uses.
+    private func sessionEnd(in session: Scope) async -> WebSocketSessionEnd {
+        if endIsRegistered.mayBe {
+            do {
+                return try await session.resolve(WebSocketSessionEnd.self)
+            } catch  where error.code == .notRegistered {
+                endIsRegistered.isNot()
+            } catch {
+                // A scope born closed: the container is shutting down; the first message says so.
+            }
+        }
+        return WebSocketSessionEnd()
+    }
+
     /// Closes the session's scope (nothing, if the container's shutdown closed it already),
     /// logging a disposal that fails.
     private func close(_ session: Scope, _ logger: Logger) async {
@@ -210,6 +247,16 @@ struct WebSocketSession<Tag: ScopeTag>: Sendable {
             logger.error("\(RequestLogging.message(error))")
         }
     }
+}
+
+/// Whether a route's container registers a service, found out by the first session that asks.
+final class RegistrationProbe: Sendable {
+    private let absent = Atomic(false)
+
+    /// `false` once a session found the service is not registered.
+    var mayBe: Bool { !absent.load(ordering: .relaxed) }
+
+    func isNot() { absent.store(true, ordering: .relaxed) }
 }
 
 /// A request context with both a Graft scope and WebSocket routes.

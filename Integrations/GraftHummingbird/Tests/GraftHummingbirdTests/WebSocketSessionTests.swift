@@ -69,9 +69,14 @@ private struct Forbidden: Error, CustomStringConvertible {
 }
 
 @Suite(.timeLimit(.minutes(1))) struct WebSocketSessionTests {
-    private func app(_ journal: Journal, logger: Logger) async throws -> (some ApplicationProtocol, Container) {
+    private func app(
+        _ journal: Journal,
+        logger: Logger,
+        closingSessionsAtShutdown: Bool = true
+    ) async throws -> (some ApplicationProtocol, Container) {
         var builder = ContainerBuilder()
         builder.registerRequestValues()
+        if closingSessionsAtShutdown { builder.registerWebSocketSessions() }
         builder.register(Journal.self, instance: journal)
         builder.register(
             Subscriptions.self,
@@ -108,7 +113,7 @@ private struct Forbidden: Error, CustomStringConvertible {
                     }
                 }
                 // The server closes the session's scope once the client has hung up.
-                await journal.closed.wait()
+                try await bounded("the session's closing") { await journal.closed.wait() }
                 journal.closed.reset()
             }
         }
@@ -134,7 +139,7 @@ private struct Forbidden: Error, CustomStringConvertible {
                 try await outbound.write(.text("weather"))
                 #expect(try await replies.next() == .text("following 2"))
             }
-            await journal.closed.wait()
+            try await bounded("the session's closing") { await journal.closed.wait() }
         }
         try await container.shutdown()
         #expect(journal.all == ["kept laps", "kept weather", "closed [\"laps\", \"weather\"]"])
@@ -146,28 +151,86 @@ private struct Forbidden: Error, CustomStringConvertible {
         #expect(line.metadata["hb.request.route"] == "/topics")
     }
 
-    // Disabled: it hung in one of two CI rehearsals past its time limit, keeping the test process
-    // from exiting. The container's shutdown inside an open connection races the next message;
-    // to be made deterministic.
-    @Test(.disabled("hung in one of two CI rehearsals: shutdown inside an open connection races the next message"))
-    func theContainersShutdownClosesAnOpenSessionOnceAndTheConnectionWithACloseFrame() async throws {
+    // Every wait below is bounded (`bounded`): a connection that is never closed fails the test
+    // with what was awaited instead of hanging the test process. What ends each wait is an event
+    // (a reply, a close frame, a disposal), never a length of time.
+
+    @Test func theContainersShutdownClosesAnOpenSessionOnceAndTheConnectionWithACloseFrame() async throws {
         let journal = Journal()
         let (app, container) = try await app(journal, logger: InMemoryLogHandler.logger().0)
-        _ = try await app.test(.live) { client in
-            let close = try await client.ws("/topics") { inbound, outbound, _ in
-                var replies = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
-                try await outbound.write(.text("laps"))
-                #expect(try await replies.next() == .text("following 1"))
-                // The container shuts down while the connection is open: it closes the session.
-                try await container.shutdown()
-                #expect(journal.sessionsClosed.withLock { $0 } == 1)
-                // The next message finds the session closed: the server closes the connection.
-                try await outbound.write(.text("weather"))
-                #expect(try await replies.next() == nil)
+        try await bounded("the live server with a WebSocket open while the container shuts down") {
+            _ = try await app.test(.live) { client in
+                let close = try await client.ws("/topics") { inbound, outbound, _ in
+                    var replies = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
+                    try await outbound.write(.text("laps"))
+                    #expect(try await replies.next() == .text("following 1"))
+                    // The container shuts down while the connection is open and idle: closing the
+                    // session's scope sends the close frame, before the shutdown returns.
+                    try await container.shutdown()
+                    #expect(journal.sessionsClosed.withLock { $0 } == 1)
+                    #expect(try await replies.next() == nil)
+                }
+                #expect(close?.closeCode == .goingAway)
             }
-            #expect(close?.closeCode == .goingAway)
         }
         #expect(journal.all == ["kept laps", "closed [\"laps\"]"])
+        #expect(journal.sessionsClosed.withLock { $0 } == 1)
+    }
+
+    @Test func withoutTheRegistrationTheNextMessageFindsTheSessionClosedAndEndsTheConnection() async throws {
+        let journal = Journal()
+        let (app, container) = try await app(
+            journal,
+            logger: InMemoryLogHandler.logger().0,
+            closingSessionsAtShutdown: false
+        )
+        try await bounded("the live server with a WebSocket open while the container shuts down") {
+            _ = try await app.test(.live) { client in
+                let close = try await client.ws("/topics") { inbound, outbound, _ in
+                    var replies = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
+                    try await outbound.write(.text("laps"))
+                    #expect(try await replies.next() == .text("following 1"))
+                    try await container.shutdown()
+                    #expect(journal.sessionsClosed.withLock { $0 } == 1)
+                    // The next message finds the session closed: the server closes the connection.
+                    try await outbound.write(.text("weather"))
+                    #expect(try await replies.next() == nil)
+                }
+                #expect(close?.closeCode == .goingAway)
+            }
+        }
+        #expect(journal.all == ["kept laps", "closed [\"laps\"]"])
+        #expect(journal.sessionsClosed.withLock { $0 } == 1)
+    }
+
+    @Test func theServersGracefulShutdownClosesAnOpenSessionOnceWithACloseFrame() async throws {
+        let journal = Journal()
+        let (app, container) = try await app(journal, logger: InMemoryLogHandler.logger().0)
+        let connection = Mutex<Task<WebSocketCloseFrame?, any Error>?>(nil)
+        try await bounded("the live server's graceful shutdown with a WebSocket open") {
+            _ = try await app.test(.live) { client in
+                let opened = Signal()
+                let task = Task {
+                    try await client.ws("/topics") { inbound, outbound, _ in
+                        var replies = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
+                        try await outbound.write(.text("laps"))
+                        #expect(try await replies.next() == .text("following 1"))
+                        opened.fire()
+                        // The server shuts down gracefully: its close frame ends the messages.
+                        #expect(try await replies.next() == nil)
+                    }
+                }
+                connection.withLock { $0 = task }
+                try await bounded("the session's opening") { await opened.wait() }
+                // Returning shuts the server down gracefully with the connection open.
+            }
+            let task = try #require(connection.withLock { $0 })
+            let close = try await task.value
+            #expect(close?.closeCode == .normalClosure)
+        }
+        #expect(journal.all == ["kept laps", "closed [\"laps\"]"])
+        #expect(journal.sessionsClosed.withLock { $0 } == 1)
+        try await container.shutdown()
         #expect(journal.sessionsClosed.withLock { $0 } == 1)
     }
 }
