@@ -73,9 +73,15 @@ extension Container {
 
 extension Container {
     /// Whether `type` was declared with
-    /// ``ContainerBuilder/registerScopeValue(_:fileID:line:)``: ``RequestScopes`` gives a
-    /// request's scope its values only when the app declared them.
-    func declaresScopeValue<Value: Sendable>(_ type: Value.Type) -> Bool {
+    /// ``ContainerBuilder/registerScopeValue(_:fileID:line:)``: ``RequestScopes`` and the
+    /// integrations' WebSocket sessions give a scope the request's values only when the app
+    /// declared them. For integrations only (`@_spi(Integrations) import Graft`), not the API an
+    /// app uses.
+    ///
+    /// - Parameter type: A scope-value type.
+    /// - Returns: `true` when scopes can be given a `Value`.
+    @_spi(Integrations)
+    public func declaresScopeValue<Value: Sendable>(_ type: Value.Type) -> Bool {
         let index = core.table.unnamedIndex(for: ObjectIdentifier(type))
         // A child's scopes are given the values its parent declares too.
         if let parent, index.map({ core.table.registrations[$0].kind == .parent }) ?? true {

@@ -1,4 +1,4 @@
-public import Graft
+@_spi(Integrations) public import Graft
 public import GraftHummingbird
 public import Hummingbird
 public import HummingbirdWebSocket

@@ -1,4 +1,4 @@
-import Graft
+@_spi(Integrations) import Graft
 import Vapor
 
 /// Which of the request's values the container declares, asked once: each scope GraftVapor opens
