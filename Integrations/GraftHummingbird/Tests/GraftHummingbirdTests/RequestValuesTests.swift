@@ -47,13 +47,17 @@ private struct RequestEcho: Sendable {
         try await container.shutdown()
     }
 
-    @Test func aSingletonTakingARequestValueIsACaptiveDependency() {
+    @Test func aSingletonTakingRequestValuesIsACaptiveDependencyOfEach() {
         var builder = ContainerBuilder()
         builder.registerRequestValues()
         builder.register(RequestEcho.self, lifetime: .singleton, using: RequestEcho.init(requestID:logger:request:))
 
         let error = #expect(throws: GraftError.self) { try builder.build() }
 
-        #expect(error?.problems.map(\.code) == [.captiveDependency])
+        // One build() names every request value the singleton would capture, each once.
+        let problems = error?.problems ?? []
+        #expect(problems.map(\.code) == [.captiveDependency, .captiveDependency, .captiveDependency])
+        #expect(problems.allSatisfy { $0.path.first == "RequestEcho" })
+        #expect(Set(problems.compactMap(\.path.last)).count == 3)
     }
 }
