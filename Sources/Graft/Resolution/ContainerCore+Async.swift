@@ -204,6 +204,12 @@ extension ContainerCore {
             }
             claim = claimed
         }
+        // The issuer and the task's state reach the scope unretained. The resolve that started
+        // this creation keeps it alive (see `ResolveState`), and this call awaits the task
+        // whatever happens; holding the scope here as well makes that hold for the whole await
+        // without resting on the callers: one retain per async creation, off the resolve path.
+        let keptScope = state.scope
+        defer { withExtendedLifetime(keptScope) {} }
         let inner = issuer.creationState(entry, state, root: unretainedRoot)
         let creation = Task { () async throws -> Service in
             var state = inner
