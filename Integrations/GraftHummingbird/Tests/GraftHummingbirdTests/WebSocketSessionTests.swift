@@ -103,18 +103,20 @@ private struct Forbidden: Error, CustomStringConvertible {
     @Test func eachConnectionHasATaggedScopeAndEachMessageAScopeUnderItThatCompletes() async throws {
         let journal = Journal()
         let (app, container) = try await app(journal, logger: InMemoryLogHandler.logger().0)
-        _ = try await app.test(.live) { client in
-            for topics in [["laps", "pit stops"], ["weather"]] {
-                _ = try await client.ws("/topics") { inbound, outbound, _ in
-                    var replies = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
-                    for (index, topic) in topics.enumerated() {
-                        try await outbound.write(.text(topic))
-                        #expect(try await replies.next() == .text("following \(index + 1)"))
+        try await bounded("the live server with two WebSockets, one after the other") {
+            _ = try await app.testLive { client in
+                for topics in [["laps", "pit stops"], ["weather"]] {
+                    _ = try await client.ws("/topics") { inbound, outbound, _ in
+                        var replies = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
+                        for (index, topic) in topics.enumerated() {
+                            try await outbound.write(.text(topic))
+                            #expect(try await replies.next() == .text("following \(index + 1)"))
+                        }
                     }
+                    // The server closes the session's scope once the client has hung up.
+                    try await bounded("the session's closing") { await journal.closed.wait() }
+                    journal.closed.reset()
                 }
-                // The server closes the session's scope once the client has hung up.
-                try await bounded("the session's closing") { await journal.closed.wait() }
-                journal.closed.reset()
             }
         }
         try await container.shutdown()
@@ -130,16 +132,18 @@ private struct Forbidden: Error, CustomStringConvertible {
         let journal = Journal()
         let (logger, logs) = InMemoryLogHandler.logger()
         let (app, container) = try await app(journal, logger: logger)
-        _ = try await app.test(.live) { client in
-            _ = try await client.ws("/topics") { inbound, outbound, _ in
-                var replies = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
-                try await outbound.write(.text("laps"))
-                #expect(try await replies.next() == .text("following 1"))
-                try await outbound.write(.text("forbidden"))  // no reply, nothing kept
-                try await outbound.write(.text("weather"))
-                #expect(try await replies.next() == .text("following 2"))
+        try await bounded("the live server with a WebSocket whose second message fails") {
+            _ = try await app.testLive { client in
+                _ = try await client.ws("/topics") { inbound, outbound, _ in
+                    var replies = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
+                    try await outbound.write(.text("laps"))
+                    #expect(try await replies.next() == .text("following 1"))
+                    try await outbound.write(.text("forbidden"))  // no reply, nothing kept
+                    try await outbound.write(.text("weather"))
+                    #expect(try await replies.next() == .text("following 2"))
+                }
+                try await bounded("the session's closing") { await journal.closed.wait() }
             }
-            try await bounded("the session's closing") { await journal.closed.wait() }
         }
         try await container.shutdown()
         #expect(journal.all == ["kept laps", "kept weather", "closed [\"laps\", \"weather\"]"])
@@ -159,7 +163,7 @@ private struct Forbidden: Error, CustomStringConvertible {
         let journal = Journal()
         let (app, container) = try await app(journal, logger: InMemoryLogHandler.logger().0)
         try await bounded("the live server with a WebSocket open while the container shuts down") {
-            _ = try await app.test(.live) { client in
+            _ = try await app.testLive { client in
                 let close = try await client.ws("/topics") { inbound, outbound, _ in
                     var replies = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
                     try await outbound.write(.text("laps"))
@@ -185,7 +189,7 @@ private struct Forbidden: Error, CustomStringConvertible {
             closingSessionsAtShutdown: false
         )
         try await bounded("the live server with a WebSocket open while the container shuts down") {
-            _ = try await app.test(.live) { client in
+            _ = try await app.testLive { client in
                 let close = try await client.ws("/topics") { inbound, outbound, _ in
                     var replies = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
                     try await outbound.write(.text("laps"))
@@ -208,7 +212,7 @@ private struct Forbidden: Error, CustomStringConvertible {
         let (app, container) = try await app(journal, logger: InMemoryLogHandler.logger().0)
         let connection = Mutex<Task<WebSocketCloseFrame?, any Error>?>(nil)
         try await bounded("the live server's graceful shutdown with a WebSocket open") {
-            _ = try await app.test(.live) { client in
+            _ = try await app.testLive { client in
                 let opened = Signal()
                 let task = Task {
                     try await client.ws("/topics") { inbound, outbound, _ in
