@@ -130,8 +130,8 @@ extension ContainerCore {
         into output: ConstructionOutput.Destination
     ) throws(GraftError) {
         if entry.isAsync { throw ResolutionErrors.needsAwait(entry, in: table) }
-        var loan = entry.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
-        defer { loan?.giveBack() }
+        var loan = entry.kind.takesResolver ? try makeFrame(for: entry, &state) : .none
+        defer { loan.giveBack() }
         let owner = disposed ? state.owner : nil
         try ConstructionInputs.with(prefetched: prefetched, arguments: arguments) { inputs throws(GraftError) in
             try Construction.lending(&state, links: entry.plainTargets) { lent throws(GraftError) in
@@ -141,7 +141,7 @@ extension ContainerCore {
                     output: output,
                     lent: lent,
                     inputs: inputs,
-                    frame: loan?.frame,
+                    frame: loan.frame,
                     owner: owner,
                     existing: entry.linksToSingletons ? singletons.baseAddress : nil
                 )

@@ -90,10 +90,10 @@ final class ResolutionFrame: Resolver {
     @inline(__always)
     static func lend(_ step: Step, from shelf: Unretained<LendingShelf<ResolutionFrame>>) -> FrameLoan {
         guard let frame = shelf.with({ $0.take() }) else {
-            return FrameLoan(frame: ResolutionFrame(step), shelf: shelf)
+            return FrameLoan(ResolutionFrame(step), from: shelf)
         }
         frame.renew(step)
-        return FrameLoan(frame: frame, shelf: shelf)
+        return FrameLoan(frame, from: shelf)
     }
 
     /// Takes back a frame whose factory returned after awaiting, maybe on another thread than
@@ -206,12 +206,30 @@ extension Unretained where Object == ResolutionFrame {
 }
 
 /// A frame lent to one factory or hook, and the shelf of the thread it was lent on, which a
-/// synchronous factory's frame goes back to. A local of the construction that lends the frame:
-/// the shelf is its thread's alone, so the loan is not `Sendable`.
+/// synchronous factory's frame goes back to; or no frame, for a recipe that takes no resolver.
+/// A local of the construction that lends the frame: the shelf is its thread's alone, so the
+/// loan is not `Sendable`.
+///
+/// Not optional itself: the construction reads `frame` in place, where reading it through an
+/// optional loan copied the reference (a retain and a release per closure factory).
 struct FrameLoan {
-    /// The frame; `nil` once given back.
+    /// The frame; `nil` once given back, or when none was lent.
     var frame: ResolutionFrame?
-    let shelf: Unretained<LendingShelf<ResolutionFrame>>
+    private let shelf: Unretained<LendingShelf<ResolutionFrame>>?
+
+    /// `frame`, lent from `shelf`.
+    init(_ frame: ResolutionFrame, from shelf: Unretained<LendingShelf<ResolutionFrame>>) {
+        self.frame = frame
+        self.shelf = shelf
+    }
+
+    private init() {
+        frame = nil
+        shelf = nil
+    }
+
+    /// No frame: what a construction whose recipe takes no resolver holds.
+    static var none: FrameLoan { FrameLoan() }
 
     /// Takes back a frame whose synchronous factory or hook returned, on the thread it was lent
     /// on, while its resolve still keeps the container and scope alive.
@@ -220,7 +238,7 @@ struct FrameLoan {
     /// back changes no reference count.
     @inline(__always)
     mutating func giveBack() {
-        guard let lent = frame.take() else { return }
+        guard let lent = frame.take(), let shelf else { return }
         ResolutionFrame.shelve(lent, on: shelf)
     }
 }
