@@ -123,7 +123,7 @@ extension ContainerCore {
             let prefetched = try await prefetchedArguments(entry, &state, arguments)
             return try construct(entry, &state, disposed: disposed, arguments: arguments, prefetched: prefetched)
         case .asyncClosure, .asyncAutowired, .lease, .autowired:
-            var frame = entry.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
+            var frame = entry.kind.takesResolver ? try makeFrame(for: entry, &state).frame : nil
             defer { ResolutionFrame.giveBackAfterAwait(&frame) }
             let prefetched =
                 entry.kind.takesResolver ? nil : try await prefetchedArguments(entry, &state, arguments)

@@ -75,12 +75,12 @@ extension ContainerCore {
         _ entry: Entry,
         _ state: inout ResolveState
     ) throws(GraftError) {
-        // Optional, so that giving it back moves the one reference onto the shelf.
-        var frame: ResolutionFrame? = try makeFrame(for: entry, &state)
-        defer { ResolutionFrame.giveBack(&frame) }
+        // Giving it back moves the loan's one reference onto the shelf.
+        var loan = try makeFrame(for: entry, &state)
+        defer { loan.giveBack() }
         var erased: any Sendable = value
-        // Bound for the loop only: by `giveBack`, the frame's one reference is `frame`'s again.
-        guard let lent = frame else { return }
+        // Bound for the loop only: by `giveBack`, the frame's one reference is the loan's again.
+        guard let lent = loan.frame else { return }
         for activation in entry.activations {
             do {
                 try activation.run(&erased, lent)
@@ -130,8 +130,8 @@ extension ContainerCore {
         into output: ConstructionOutput.Destination
     ) throws(GraftError) {
         if entry.isAsync { throw ResolutionErrors.needsAwait(entry, in: table) }
-        var frame = entry.kind.takesResolver ? try makeFrame(for: entry, &state) : nil
-        defer { ResolutionFrame.giveBack(&frame) }
+        var loan = entry.kind.takesResolver ? try makeFrame(for: entry, &state) : .none
+        defer { loan.giveBack() }
         let owner = disposed ? state.owner : nil
         try ConstructionInputs.with(prefetched: prefetched, arguments: arguments) { inputs throws(GraftError) in
             try Construction.lending(&state, links: entry.plainTargets) { lent throws(GraftError) in
@@ -141,7 +141,7 @@ extension ContainerCore {
                     output: output,
                     lent: lent,
                     inputs: inputs,
-                    frame: frame,
+                    frame: loan.frame,
                     owner: owner,
                     existing: entry.linksToSingletons ? singletons.baseAddress : nil
                 )
@@ -156,10 +156,10 @@ extension ContainerCore {
 
     /// A frame for a closure or hook of `entry`; a cycle if `entry` is already under way.
     ///
-    /// Inlined, with ``ResolutionFrame/lend(_:)``, into each construction that lends one: as
+    /// Inlined, with ``ResolutionFrame/lend(_:from:)``, into each construction that lends one: as
     /// calls of their own they cost as much again as the lending itself.
     @inline(__always)
-    func makeFrame(for entry: Entry, _ state: inout ResolveState) throws(GraftError) -> ResolutionFrame {
+    func makeFrame(for entry: Entry, _ state: inout ResolveState) throws(GraftError) -> FrameLoan {
         if let frame = state.unretainedFrame { try frame.requireNoCycle(entering: entry) }
         // Nested resolves through the frame share the call's `.graph` instances; a table
         // without `.graph` registrations needs no call state, and saves its allocation.
@@ -175,7 +175,8 @@ extension ContainerCore {
                 entryIndex: entry.index,
                 singleton: state.singleton,
                 depth: state.depth
-            )
+            ),
+            from: ResolutionFrame.shelfForThisThread
         )
     }
 

@@ -10,13 +10,18 @@ import Synchronization
 /// closed takes itself off the list (see `Scope.deinit`).
 ///
 /// The list and every link in it belong to the parent's state: they are only ever read or
-/// written with the parent's lock held, which is what makes the child's `siblings` safe to
-/// share between threads. So does each child's ``ListedMark``: only this type writes it.
+/// written with the parent's lock held, which orders every change to a child's `siblings` before
+/// the next thread's read. Each link is an atomic cell in the child's memory, so the child
+/// shares it between threads with no unchecked claim of its own. Each child's ``ListedMark``
+/// is written only by this type too.
 struct OpenChildren {
-    /// A child's neighbours in its parent's list.
-    struct Links {
-        var previous: Unretained<Scope>?
-        var next: Unretained<Scope>?
+    /// A child's neighbours in its parent's list: the parent's state, kept in the child's memory,
+    /// only ever read or written with the parent's lock held.
+    struct Links: ~Copyable, Sendable {
+        let previous = OptionalUnretainedCell<Scope>()
+        let next = OptionalUnretainedCell<Scope>()
+
+        init() {}
     }
 
     private var first: Unretained<Scope>?
@@ -27,8 +32,9 @@ struct OpenChildren {
     mutating func insert(_ child: Scope) {
         // Listed while open; a child let go unclosed unlists itself (see the type).
         let link = Unretained(child)
-        child.siblings = Links(previous: nil, next: first)
-        first?.with { $0.siblings.previous = link }
+        child.siblings.previous.store(nil)
+        child.siblings.next.store(first)
+        first?.with { $0.siblings.previous.store(link) }
         first = link
         child.listing.flag.store(true, ordering: .releasing)
     }
@@ -37,14 +43,15 @@ struct OpenChildren {
     mutating func remove(_ child: Scope) -> Bool {
         guard child.listing.isListed else { return false }
         child.listing.flag.store(false, ordering: .releasing)
-        let links = child.siblings
-        if let previous = links.previous {
-            previous.with { $0.siblings.next = links.next }
+        let (previous, next) = (child.siblings.previous.load(), child.siblings.next.load())
+        if let previous {
+            previous.with { $0.siblings.next.store(next) }
         } else {
-            first = links.next
+            first = next
         }
-        links.next?.with { $0.siblings.previous = links.previous }
-        child.siblings = Links()
+        next?.with { $0.siblings.previous.store(previous) }
+        child.siblings.previous.store(nil)
+        child.siblings.next.store(nil)
         return true
     }
 
@@ -53,7 +60,7 @@ struct OpenChildren {
         var link = first
         while let current = link {
             current.with { child in
-                link = child.siblings.next
+                link = child.siblings.next.load()
                 body(child)
             }
         }
@@ -71,7 +78,7 @@ struct OpenChildren {
         first = nil
         while let current = link {
             current.with { child in
-                link = child.siblings.next
+                link = child.siblings.next.load()
                 // The identity made first: a point capturing `child` would hold it.
                 let id = ObjectIdentifier(child)
                 Interleavings.reach(.parentClosesChild(child: id))

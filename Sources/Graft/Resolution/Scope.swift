@@ -16,10 +16,10 @@ import Synchronization
 // its open children live in this one object, so making a request's scope is one allocation.
 // The root container has one too, which the container holds and never hands out as a `Scope`.
 //
-// `@unchecked Sendable` is sound: `state` is private and only ever touched with `lock` held
-// (`withState`); `siblings` is only ever touched with the parent's lock held (see
-// `OpenChildren`); the other stored properties are `let`s of `Sendable` types, and what leaves
-// the lock is `Sendable`.
+// `@unchecked Sendable` is sound: every stored property but `state` is a `let` of a `Sendable`
+// type, and `state` is private and only ever touched with `lock` held (`withState`), and what
+// leaves the lock is `Sendable`. The conformance cannot rest on the compiler's check alone:
+// `state` is a `var` in the scope's own memory (see its comment).
 public final class Scope: Resolver, @unchecked Sendable {
     /// Non-copyable, as the instances it holds: only ever reached in place, through `withState`.
     struct State: ~Copyable {
@@ -62,12 +62,18 @@ public final class Scope: Resolver, @unchecked Sendable {
     let listing = ListedMark()
     /// Guards `state`. In the scope's own memory: a request's scope costs no allocation for it.
     private let lock = InlineLock()
-    /// Unchecked exclusivity: `lock` already makes every access exclusive.
+    /// Unchecked exclusivity: `lock` already makes every access exclusive, and the run-time
+    /// check would cost about as much as taking the lock.
+    ///
+    /// A `var` of this class, not a `let` of a locked box from Runtime/: a box that lets its
+    /// holder change what it holds through a `let` needs the value at an address of its own, so
+    /// an allocation per scope (Swift has no public cell type to keep it in place, and
+    /// `Synchronization.Mutex` waits where ThreadSanitizer cannot see; see `InlineLock`), and a
+    /// public class cannot inherit a Runtime base class that would hold it.
     @exclusivity(unchecked) private var state = State()
     /// This scope's neighbours in its parent's list of open children: the parent's state, kept
     /// in the child's memory, so only ever read or written with the parent's lock held.
-    /// Unchecked exclusivity for the same reason as `state`.
-    @exclusivity(unchecked) var siblings = OpenChildren.Links()
+    let siblings = OpenChildren.Links()
 
     /// A child of `parent`, or a scope born closed when `parent` is closed or draining.
     ///
@@ -103,10 +109,12 @@ public final class Scope: Resolver, @unchecked Sendable {
     }
 
     /// The container a scope that a user holds resolves through.
+    ///
+    /// Checked: only the root's record has none, and it is never handed out as a `Scope`, so
+    /// the check never fails; it costs a compare and a branch the processor predicts.
     @inlinable
     var container: ContainerCore {
-        // Only the root's record has none, and it is never handed out as a `Scope`.
-        retainedContainer.unsafelyUnwrapped
+        retainedContainer!
     }
 
     @inlinable

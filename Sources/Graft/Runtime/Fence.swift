@@ -3,23 +3,26 @@
 // What is here: the locks (`Locked`, `WaitableLocked`, and `InlineLock`, which a scope keeps in its
 // own memory), the write-once cells that hold a container's entries and singletons (`LazyCells`)
 // and are read through unretained references, the claim words a container's singletons are claimed
-// with before they are made (`ClaimWords`), each entry's buffer of prepared dependency links
-// (an array lent by address to each construction for exactly its run), the one box type
-// for shared instances (`InstanceCell`), the typed hand-over of an instance from a recipe to the
-// engine (`Construction`, `ConstructionOutput`), the weak instance holder (`WeakInstance`), a
-// scope's instances held as plain words (`ScopedInstances`), the per-thread record of the creation
-// under way (`ThreadSlot`) and the one word that names a link of it on a stack or in a task
-// (`ChainWord`, read only by `noasync` code: an asynchronous function could hold it past the
-// frame it names), one object per thread that the engine keeps between resolves
-// (`ThreadLocalObject`), each thread's shelf of resolvers lent to closure factories
-// (`LendingShelf`, which holds them by manual retains), the hop to a fresh stack for very deep
-// resolutions (`StackExtension`), the runtime's metadata kind, which tells an existential
-// registered type (`isExistentialType`), the user's factory closure kept in its own two words,
-// without a closure around it (`ErasedFactory`), and the one way code outside the fence refers to
-// an object without retaining it (`Unretained`, whose invariant, "its maker keeps the object
-// alive", is written on the type), whether the caller runs in a task (`CurrentTask`), and what
-// the engine reads back of a construction it set up (`Construction`'s site, owner, lent request
-// and plain links, each as the one type the engine ever puts there).
+// with before they are made (`ClaimWords`), each entry's buffer of prepared dependency links (an
+// array lent by address to each construction for exactly its run), the one box type for shared
+// instances (`InstanceCell`), the typed hand-over of an instance from a recipe to the engine
+// (`Construction`, `ConstructionOutput`), the weak instance holder (`WeakInstance`), a scope's
+// instances held as plain words (`ScopedInstances`), the per-thread record of the creation under
+// way (`ThreadSlot`) and the one word that names a link of it on a stack or in a task (`ChainWord`,
+// read only by `noasync` code: an asynchronous function could hold it past the frame it names), one
+// object per thread that the engine keeps between resolves (`ThreadLocalObject`), each thread's
+// shelf of resolvers lent to closure factories (`LendingShelf`, which holds them by manual retains,
+// typed by the one class it holds, and `PerThreadShelves`), the links an object rewrites in place
+// through a `let` (`UnretainedCell`, `OptionalUnretainedCell`: one atomic word each, so the object
+// that holds them is `Sendable` as the compiler checks it), a strong reference set at most once
+// (`KeptOnce`), the hop to a fresh stack for very deep resolutions (`StackExtension`), the
+// runtime's metadata kind, which tells an existential registered type (`isExistentialType`), the
+// user's factory closure kept in its own two words, without a closure around it (`ErasedFactory`),
+// and the one way code outside the fence refers to an object without retaining it (`Unretained`,
+// whose invariant, "its maker keeps the object alive", is written on the type), whether the caller
+// runs in a task (`CurrentTask`), and what the engine reads back of a construction it set up
+// (`Construction`'s site, owner, lent request and plain links, each as the one type the engine ever
+// puts there).
 //
 // `.ci/fence` fails the build when an unsafe construct appears outside this folder, but for the
 // few it lists as not yet moved, each with its reason.
