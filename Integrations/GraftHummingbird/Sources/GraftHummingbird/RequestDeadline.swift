@@ -98,7 +98,8 @@ final class DeadlineClock: Sendable {
             return (Timer(number: number), !state.ticking)
         }
         if startTicking {
-            Task { await self.tick() }
+            // Detached: it outlives the request that started it, and keeps none of its task-locals.
+            Task.detached { await self.tick() }
         }
         return timer
     }
