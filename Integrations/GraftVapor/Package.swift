@@ -37,6 +37,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Graft", package: "Graft"),
                 .product(name: "Vapor", package: "vapor"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings

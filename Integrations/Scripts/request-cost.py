@@ -13,6 +13,8 @@ changed) and runs it in turn as:
               that leases and begins (Vapor: FluentTransaction), commits in the completion step
               and gives the connection back when the scope closes; the request deadline on (30 s).
   graft-nodl  the same with the request deadline off.
+  graft-bare  (Hummingbird, only with --modes) the same without the deadline and without
+              guardingRequests(): what the request scope costs by itself.
 
 Each round starts each mode's server on 127.0.0.1, warms it up, reads its /stats (requests
 served, user and system CPU seconds from getrusage), runs `wrk -t2 -c8 -d<N>s`, reads /stats
@@ -71,6 +73,9 @@ MODES = {
     "hand": {"COST_MODE": "hand"},
     "graft": {"COST_MODE": "graft"},
     "graft-nodl": {"COST_MODE": "graft", "COST_DEADLINE": "off"},
+    # Hummingbird only, not run unless asked (--modes): no deadline and no RequestGuard, to tell
+    # what the request scope costs by itself from what the guard's task costs.
+    "graft-bare": {"COST_MODE": "graft", "COST_DEADLINE": "off", "COST_GUARD": "off"},
 }
 
 

@@ -63,7 +63,7 @@ where Base.Responder.Context: RequestContext {
         public func respond(to request: Request, context: Context) async throws -> Response {
             let outcome = FirstOutcome()
             let watch = RequestDeadlineWatch { outcome.settle(.deadlinePassed) }
-            let worker = Task {
+            let work: @Sendable () async -> Void = {
                 let result: Result<Response, any Error>
                 do {
                     result = .success(
@@ -75,6 +75,15 @@ where Base.Responder.Context: RequestContext {
                     result = .failure(error)
                 }
                 outcome.settle(.finished(result))
+            }
+            // The request's own task is the one that answers, so the work needs another, which the
+            // deadline can abandon. Started where it is made, on this thread, up to its first
+            // suspension: no hop to another thread before the request even begins.
+            let worker: Task<Void, Never>
+            if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, *) {
+                worker = Task.immediate(operation: work)
+            } else {
+                worker = Task(operation: work)
             }
             let settled = await withTaskCancellationHandler {
                 await outcome.value

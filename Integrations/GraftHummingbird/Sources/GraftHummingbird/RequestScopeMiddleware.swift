@@ -52,7 +52,8 @@ import Logging
 /// ```
 public struct RequestScopeMiddleware<Context: GraftRequestContext>: RouterMiddleware {
     let scopes: RequestScopes
-    let deadline: Duration?
+    /// The requests' deadlines, one clock for all of them; `nil` for no deadline.
+    let deadlines: DeadlineClock?
 
     /// A middleware that opens each request's scope from `container`.
     ///
@@ -67,7 +68,7 @@ public struct RequestScopeMiddleware<Context: GraftRequestContext>: RouterMiddle
     ///     completion step; `nil` sets no limit. See <doc:RequestDeadlines>.
     public init(_ container: Container, deadline: Duration? = Self.defaultDeadline) {
         self.scopes = RequestScopes(container, values: HummingbirdRequestID.self)
-        self.deadline = deadline
+        self.deadlines = deadline.map(DeadlineClock.init(deadline:))
     }
 
     /// A middleware that opens each request's scope under `parent`, a session's or a tenant's
@@ -88,7 +89,7 @@ public struct RequestScopeMiddleware<Context: GraftRequestContext>: RouterMiddle
     ///   - deadline: How long a request may run; `nil` sets no limit.
     public init(_ container: Container, under parent: Scope, deadline: Duration? = Self.defaultDeadline) {
         self.scopes = RequestScopes(container, under: parent, values: HummingbirdRequestID.self)
-        self.deadline = deadline
+        self.deadlines = deadline.map(DeadlineClock.init(deadline:))
     }
 
     /// The deadline a request gets unless the middleware is given another: 30 seconds.
@@ -134,19 +135,19 @@ public struct RequestScopeMiddleware<Context: GraftRequestContext>: RouterMiddle
         context.scope = lease.scope
         var response: Response
         do {
-            if let deadline {
+            if let deadlines {
                 let expiry = RequestExpiry(
                     lease,
                     logger: logger,
-                    deadline: deadline,
-                    request: "\(request.method) \(RequestLogging.route(request, context)) (request \(context.id))",
+                    deadline: deadlines.deadline,
+                    method: request.method,
+                    route: RequestLogging.route(request, context),
+                    id: context.id,
                     watch: RequestDeadlineWatch.current
                 )
-                response = try await RequestDeadline.race(
-                    { request, context in try await Self.respond(request, context, next, lease) },
-                    request,
-                    context,
-                    within: deadline,
+                response = try await RequestDeadline.run(
+                    { try await Self.respond(request, context, next, lease) },
+                    on: deadlines,
                     expiry: expiry
                 )
             } else {

@@ -69,6 +69,7 @@ private final class Made: Sendable {
             }
             return "too late"
         }
+        router.get("quick") { _, _ in "quick" }
         let configuration = ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0))
         if guarded {
             return Application(
@@ -171,5 +172,33 @@ private final class Made: Sendable {
         await probe.disposed.wait()
         #expect(probe.failed == false)
         #expect(logs.errors.isEmpty)
+    }
+
+    /// The requests of one middleware share one clock: a request that ended in time leaves
+    /// nothing behind to fire, one past its deadline is answered 503 and logged once, and the
+    /// requests after it are answered as usual.
+    @Test func aRequestPastItsDeadlineLeavesTheRequestsAroundItAlone() async throws {
+        let (logger, logs) = InMemoryLogHandler.logger()
+        let (made, never, cancelled) = (Made(), Signal(), Signal())
+        let app = try app(
+            logger: logger,
+            made: made,
+            never: never,
+            cancelled: cancelled,
+            cancellable: true,
+            guarded: true
+        )
+        try await app.test(.live) { client in
+            for path in ["/quick", "/quick", "/slow", "/quick"] {
+                try await client.execute(uri: path, method: .get) { response in
+                    #expect(response.status == (path == "/slow" ? .serviceUnavailable : .ok))
+                }
+            }
+        }
+        #expect(cancelled.hasFired)
+        let probe = try #require(made.probe.withLock { $0 })
+        await probe.disposed.wait()
+        #expect(probe.failed == true)
+        try expectDeadlineLine(logs)
     }
 }

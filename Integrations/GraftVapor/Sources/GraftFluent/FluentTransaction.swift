@@ -18,22 +18,21 @@ import Synchronization
 /// ```
 ///
 /// Fluent lends a transaction only inside the closure of `Database.transaction(_:)`, and
-/// commits when that closure returns. This type keeps that closure open, in a task of its own,
-/// from the first resolve until the scope decides: its completion step makes the closure return
-/// (Fluent commits, and a failed `COMMIT` is the step's error, so the client gets a `500`);
-/// closing the scope without completing makes it throw (Fluent rolls back). The connection goes
-/// back to the pool when the closure ends.
+/// commits when the future that closure returns succeeds. This type returns a future that the
+/// scope decides: its completion step succeeds it (Fluent commits, and a failed `COMMIT` is the
+/// step's error, so the client gets a `500`); closing the scope without completing fails it
+/// (Fluent rolls back). The connection goes back to the pool when the transaction ends. Fluent's
+/// future-based `transaction(_:)` is used, not its async one, which would run the closure in a
+/// task of its own, and this type needs none: the closure only hands the transaction over.
 public final class FluentTransaction: Completable, AsyncDisposable {
     /// The transaction's database: what runs on it is part of the transaction.
     public let database: any Database
 
     private let decision: TransactionDecision
-    private let task: Task<Void, any Error>
 
-    private init(database: any Database, decision: TransactionDecision, task: Task<Void, any Error>) {
+    private init(database: any Database, decision: TransactionDecision) {
         self.database = database
         self.decision = decision
-        self.task = task
     }
 
     /// Begins a transaction on `database` and holds it open until ``complete()`` or
@@ -45,17 +44,11 @@ public final class FluentTransaction: Completable, AsyncDisposable {
     ///   calling task was cancelled first, in which case a transaction begun meanwhile is rolled
     ///   back at once.
     public static func begin(on database: any Database) async throws -> FluentTransaction {
-        let decision = TransactionDecision()
-        let task = Task {
-            do {
-                try await database.transaction { transaction in
-                    guard await decision.lend(transaction) == .commit else { throw RolledBack() }
-                }
-            } catch {
-                decision.failBeforeLending(error)
-                throw error
-            }
-        }
+        let decision = TransactionDecision(outcome: database.eventLoop.makePromise())
+        // One callback on the transaction's end, which tells the beginner when BEGIN failed and
+        // the deciding step when COMMIT or ROLLBACK is done: awaiting the future itself each time
+        // would cost a hop to its event loop each time.
+        database.transaction { transaction in decision.lend(transaction) }.whenComplete(decision.end)
         let lent = await withTaskCancellationHandler {
             await decision.waitForLending()
         } onCancel: {
@@ -63,9 +56,9 @@ public final class FluentTransaction: Completable, AsyncDisposable {
         }
         switch lent {
         case .success(let transaction):
-            return FluentTransaction(database: transaction, decision: decision, task: task)
+            return FluentTransaction(database: transaction, decision: decision)
         case .failure(let error):
-            _ = await task.result  // rolled back (or never begun) before this returns
+            _ = await decision.ending()  // rolled back (or never begun) before this returns
             throw error
         }
     }
@@ -75,7 +68,7 @@ public final class FluentTransaction: Completable, AsyncDisposable {
     /// - Throws: The error of `COMMIT`, after which Fluent has rolled back.
     public func complete() async throws {
         decision.decide(.commit)
-        try await task.value
+        try await decision.ending().get()
     }
 
     /// Rolls back unless ``complete()`` committed, and waits until the connection is back.
@@ -84,8 +77,8 @@ public final class FluentTransaction: Completable, AsyncDisposable {
     ///   thrown again.
     public func dispose() async throws {
         let rollingBack = decision.decide(.rollBack)
-        let result = await task.result
-        guard rollingBack, case .failure(let error) = result, !(error is RolledBack) else { return }
+        let ending = await decision.ending()
+        guard rollingBack, case .failure(let error) = ending, !(error is RolledBack) else { return }
         throw error
     }
 }
@@ -96,14 +89,15 @@ enum TransactionOutcome: Sendable {
     case rollBack
 }
 
-/// Thrown inside Fluent's transaction closure to make Fluent roll back.
+/// Fails the future a transaction's closure returned, to make Fluent roll back.
 struct RolledBack: Error {}
 
-/// The hand-over between ``FluentTransaction/begin(on:)`` and the task holding Fluent's
-/// transaction closure open: the transaction one way, the scope's decision the other.
+/// The hand-over between ``FluentTransaction/begin(on:)`` and Fluent's transaction closure: the
+/// transaction one way, the scope's decision the other (as the future the closure returned).
 ///
-/// Each continuation is resumed exactly once: it is taken out of the state, under the lock, by
-/// the one call that resumes it.
+/// The beginner's continuation is resumed exactly once: it is taken out of the state, under the
+/// lock, by the one call that resumes it. The outcome promise is completed once, by the call that
+/// decides.
 final class TransactionDecision: Sendable {
     private typealias Lending = Result<any Database, any Error>
 
@@ -116,22 +110,27 @@ final class TransactionDecision: Sendable {
         var handedOver = false
         /// Whether the beginner was cancelled before it had the transaction.
         var abandoned = false
-        /// The scope's decision, once made.
-        var outcome: TransactionOutcome?
-        /// The closure, waiting for ``outcome``.
-        var holder: CheckedContinuation<TransactionOutcome, Never>?
+        /// Whether the outcome was decided.
+        var decided = false
+        /// How the transaction ended (committed, rolled back, never begun), once it has.
+        var ended: Result<Void, any Error>?
+        /// Who waits for ``ended``.
+        var endWaiters: [CheckedContinuation<Result<Void, any Error>, Never>] = []
     }
 
+    /// The future the transaction's closure returns: succeeded to commit, failed to roll back.
+    private let outcome: EventLoopPromise<Void>
     private let state = Mutex(State())
 
-    /// Hands `transaction` to the beginner, then waits for the decision: a roll-back at once when
-    /// the beginner was cancelled meanwhile.
-    func lend(_ transaction: any Database) async -> TransactionOutcome {
+    init(outcome: EventLoopPromise<Void>) {
+        self.outcome = outcome
+    }
+
+    /// Hands `transaction` to the beginner and returns the future the closure returns: rolled
+    /// back at once when the beginner was cancelled meanwhile.
+    func lend(_ transaction: any Database) -> EventLoopFuture<Void> {
         let beginner = state.withLock { state -> CheckedContinuation<Lending, Never>? in
-            guard !state.abandoned else {
-                state.outcome = state.outcome ?? .rollBack
-                return nil
-            }
+            guard !state.abandoned else { return nil }
             state.lent = .success(transaction)
             guard let beginner = state.beginner else { return nil }
             state.beginner = nil
@@ -139,24 +138,38 @@ final class TransactionDecision: Sendable {
             return beginner
         }
         beginner?.resume(returning: .success(transaction))
-        return await withCheckedContinuation { holder in
-            let outcome = state.withLock { state in
-                if state.outcome == nil { state.holder = holder }
-                return state.outcome
-            }
-            if let outcome { holder.resume(returning: outcome) }
-        }
+        return outcome.futureResult
     }
 
-    /// Tells the beginner that no transaction is coming, unless one was lent already.
-    func failBeforeLending(_ error: any Error) {
-        let beginner = state.withLock { state -> CheckedContinuation<Lending, Never>? in
-            guard state.lent == nil else { return nil }
-            state.lent = .failure(error)
-            defer { state.beginner = nil }
-            return state.beginner
+    /// The transaction has ended: tells the beginner, when it failed before anything was lent
+    /// (BEGIN failed, or no connection), and whoever waits for the end.
+    func end(_ result: Result<Void, any Error>) {
+        let (beginner, waiters) = state.withLock { state in
+            var beginner: CheckedContinuation<Lending, Never>?
+            if state.lent == nil, case .failure(let error) = result {
+                state.lent = .failure(error)
+                beginner = state.beginner
+                state.beginner = nil
+            }
+            state.ended = result
+            defer { state.endWaiters = [] }
+            return (beginner, state.endWaiters)
         }
-        beginner?.resume(returning: .failure(error))
+        if let beginner, case .failure(let error) = result { beginner.resume(returning: .failure(error)) }
+        for waiter in waiters { waiter.resume(returning: result) }
+        // A closure Fluent never called left the outcome undecided: it must still be settled.
+        decide(.rollBack)
+    }
+
+    /// How the transaction ended, once it has.
+    func ending() async -> Result<Void, any Error> {
+        await withCheckedContinuation { waiter in
+            let ended = state.withLock { state in
+                if state.ended == nil { state.endWaiters.append(waiter) }
+                return state.ended
+            }
+            if let ended { waiter.resume(returning: ended) }
+        }
     }
 
     /// The transaction once lent, or the error that came instead.
@@ -178,29 +191,30 @@ final class TransactionDecision: Sendable {
     /// The beginner was cancelled before it had the transaction: it stops waiting, and the
     /// transaction, lent now or later, rolls back.
     func abandon() {
-        let (beginner, holder) = state.withLock { state in
-            guard !state.handedOver else {
-                return (CheckedContinuation<Lending, Never>?.none, CheckedContinuation<TransactionOutcome, Never>?.none)
-            }
+        let beginner = state.withLock { state -> CheckedContinuation<Lending, Never>?? in
+            guard !state.handedOver else { return .none }
             state.abandoned = true
-            state.outcome = state.outcome ?? .rollBack
-            defer { (state.beginner, state.holder) = (nil, nil) }
-            return (state.beginner, state.holder)
+            defer { state.beginner = nil }
+            return .some(state.beginner)
         }
+        guard let beginner else { return }
         beginner?.resume(returning: .failure(CancellationError()))
-        holder?.resume(returning: .rollBack)
+        decide(.rollBack)
     }
 
     /// Decides the outcome, unless it was decided before; returns whether this call decided it.
     @discardableResult
-    func decide(_ outcome: TransactionOutcome) -> Bool {
-        let (decided, holder) = state.withLock { state -> (Bool, CheckedContinuation<TransactionOutcome, Never>?) in
-            guard state.outcome == nil else { return (false, nil) }
-            state.outcome = outcome
-            defer { state.holder = nil }
-            return (true, state.holder)
+    func decide(_ decision: TransactionOutcome) -> Bool {
+        let decided = state.withLock { state in
+            guard !state.decided else { return false }
+            state.decided = true
+            return true
         }
-        holder?.resume(returning: outcome)
-        return decided
+        guard decided else { return false }
+        switch decision {
+        case .commit: outcome.succeed(())
+        case .rollBack: outcome.fail(RolledBack())
+        }
+        return true
     }
 }

@@ -81,14 +81,6 @@ extension Application {
             }
             middleware.use(GraftScopeMiddleware(container: container, deadline: requestDeadline))
             application.middleware = middleware
-            if requestDeadline != nil {
-                // Vapor's default responder, over routes whose async handlers the deadline can
-                // cancel: made when the server starts, after every route was added.
-                application.responder.use { application in
-                    CancellableHandler.wrap(application.routes)
-                    return application.responder.default
-                }
-            }
             application.lifecycle.use(ContainerShutdown(container: container, sessions: sessions))
         }
     }

@@ -103,60 +103,84 @@ public struct GraftScopeMiddleware: AsyncMiddleware {
     /// Opens the request's scope, runs the rest of the chain within the deadline, completes the
     /// scope and closes it when it is done.
     ///
-    /// Vapor calls this; you do not.
+    /// Vapor calls this; you do not. The request runs in one task: the middleware's work and, when
+    /// the next responder is an async route handler, the handler too, which Vapor would otherwise
+    /// run in a task of its own.
     ///
     /// - Parameters:
     ///   - request: The incoming request; its scope is reachable as `request.graftScope`.
     ///   - next: The rest of the middleware chain and the route handler.
     /// - Returns: The response of `next`, once the scope's completion step succeeded.
-    /// - Throws: An `AbortError` the handler threw, unchanged; `Abort(.serviceUnavailable)`
+    ///   It fails with an `AbortError` the handler threw, unchanged; `Abort(.serviceUnavailable)`
     ///   while the container shuts down and when the deadline passed; `Abort(.internalServerError)`
     ///   for any other error (which is logged) and when the completion step fails.
-    public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+    public func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
         let lease: RequestScopeLease
         do {
             lease = try values.open(scopes, RequestID(request.id), request.logger, request.eventLoop)
         } catch  where error.code == .closed {
-            throw Abort(.serviceUnavailable, reason: "The server is shutting down.")
+            return request.eventLoop.makeFailedFuture(
+                Abort(.serviceUnavailable, reason: "The server is shutting down.")
+            )
         } catch {
-            throw Self.answer(error, request)
+            return request.eventLoop.makeFailedFuture(Self.answer(error, request))
         }
         request.storage[RequestScopeKey.self] = lease
-        let work: @Sendable () async throws -> Response = {
-            let response = try await next.respond(to: request)
-            try await lease.complete()
-            return response
-        }
-        let result: Result<Response, any Error>
-        if let deadline {
-            let handler = HandlerCancellation()
-            request.storage[HandlerCancellation.Key.self] = handler
-            switch await RequestDeadline.run(within: deadline, work) {
-            case .finished(let finished):
-                result = finished
-            case .passed:
-                handler.cancel()
-                throw await Self.deadlinePassed(deadline, request, lease)
+        let answer = request.eventLoop.makePromise(of: Response.self)
+        let run = deadline.map { RequestRun(answer: answer, request: request, lease: lease, deadline: $0) }
+        let timed = run?.armDeadline() ?? false
+        // An async route handler runs right in this task; anything else as Vapor runs it.
+        let handler = next as? any AsyncResponder
+        let task = Task {
+            let result: Result<Response, any Error>
+            do {
+                let response =
+                    if let handler {
+                        try await handler.respond(to: request)
+                    } else {
+                        try await next.respond(to: request).get()
+                    }
+                // Past the deadline the scope is failed: a handler that returns after it (it was
+                // cancelled) does not complete it.
+                if let run, run.hasExpired { throw CancellationError() }
+                try await lease.complete()
+                result = .success(response)
+            } catch {
+                result = .failure(error)
             }
-        } else {
-            do { result = .success(try await work()) } catch { result = .failure(error) }
-        }
-        switch result {
-        case .success(let response):
-            if !response.body.isStreaming {
-                await lease.close()
+            // The deadline, when it came first, has failed the scope and answered.
+            if timed, let run, !run.finish() { return }
+            switch result {
+            case .success(let response):
+                if !response.body.isStreaming {
+                    await lease.close()
+                }
+                answer.succeed(response)
+            case .failure(let error):
+                await lease.fail()
+                answer.fail(Self.answer(error, request))
             }
-            return response
-        case .failure(let error):
-            await lease.fail()
-            throw Self.answer(error, request)
         }
+        if timed { run?.attach(task) }
+        return answer.futureResult
     }
 
-    /// Ends a request whose deadline passed: logs what its scope still held, fails and closes the
-    /// scope, and returns what the client is answered.
-    static func deadlinePassed(_ deadline: Duration, _ request: Request, _ lease: RequestScopeLease) async -> any Error
-    {
+    /// Opens the request's scope, runs `next` within the deadline, completes the scope and closes
+    /// it when it is done: the future-based `respond(to:chainingTo:)`, awaited.
+    ///
+    /// - Parameters:
+    ///   - request: The incoming request.
+    ///   - next: The rest of the middleware chain and the route handler.
+    /// - Returns: The response of `next`, once the scope's completion step succeeded.
+    /// - Throws: What the future-based variant fails with.
+    public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        try await respond(to: request, chainingTo: next as any Responder).get()
+    }
+
+    /// Logs a request whose deadline passed, with what its scope still held: done at the
+    /// deadline, before the handler is cancelled, so the line shows the scope as the deadline
+    /// found it.
+    static func logDeadlinePassed(_ deadline: Duration, _ request: Request, _ lease: RequestScopeLease) {
         let held = lease.scope.servicesHeld
         let what = held.isEmpty ? "the scope held no service" : "the scope still held: \(held.joined(separator: ", "))"
         request.graftLogger.error(
@@ -168,8 +192,11 @@ public struct GraftScopeMiddleware: AsyncMiddleware {
               a longer deadline: app.graft.install(container, requestDeadline: .seconds(60)); none: requestDeadline: nil
             """
         )
-        await lease.fail()
-        return Abort(.serviceUnavailable, reason: "The request took longer than the server allows.")
+    }
+
+    /// What a request whose deadline passed is answered, once its scope has failed and closed.
+    static var deadlineAnswer: Abort {
+        Abort(.serviceUnavailable, reason: "The request took longer than the server allows.")
     }
 
     /// A deadline as a person reads it: `30 s`, `250 ms`.

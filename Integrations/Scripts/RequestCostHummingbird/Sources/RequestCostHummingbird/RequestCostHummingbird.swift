@@ -15,7 +15,8 @@ import Synchronization
 /// requests the process served and its CPU time, for `request-cost.py`.
 ///
 /// Environment: `COST_MODE` (`graft` or `hand`), `COST_PORT` (8080), `COST_DATABASE` (an SQLite
-/// file, made anew), `COST_DEADLINE` (`off` for no request deadline; the default one otherwise).
+/// file, made anew), `COST_DEADLINE` (`off` for no request deadline; the default one otherwise),
+/// `COST_GUARD` (`off` for the router without `guardingRequests()`, to tell the guard's cost).
 @main
 struct RequestCostHummingbird {
     static func main() async throws {
@@ -66,13 +67,23 @@ struct RequestCostHummingbird {
                 served.count()
                 return answer
             }
-            let app = Application(
-                router: router.guardingRequests(),
-                server: .http1ClosingRequestScopes(),
-                configuration: .init(address: address),
-                logger: logger
-            )
-            try await app.runService()
+            if environment["COST_GUARD"] == "off" {
+                let app = Application(
+                    router: router,
+                    server: .http1ClosingRequestScopes(),
+                    configuration: .init(address: address),
+                    logger: logger
+                )
+                try await app.runService()
+            } else {
+                let app = Application(
+                    router: router.guardingRequests(),
+                    server: .http1ClosingRequestScopes(),
+                    configuration: .init(address: address),
+                    logger: logger
+                )
+                try await app.runService()
+            }
             try await container.shutdown()
         }
         try await pool.close()
