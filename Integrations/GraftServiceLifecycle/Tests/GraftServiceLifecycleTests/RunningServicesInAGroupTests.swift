@@ -130,7 +130,13 @@ private func groupRunning(_ container: Container) -> ServiceGroup {
                 tasks.addTask { try await group.run() }
                 for await _ in started {}
                 await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
+                do {
+                    try await tasks.waitForAll()
+                } catch let error as GraftError where error.code == .closed {
+                    // The hook signals from inside start(), so the shutdown can come before
+                    // start() has recorded it; start() then says so. What is checked here is
+                    // only the order of the client's run and its first query.
+                }
             }
             #expect(client.complaints.entries.isEmpty)
         }

@@ -99,7 +99,9 @@ private func groupWithAShortDeadline(_ container: Container, then others: any Se
     )
 }
 
-@Suite struct ShutdownThatAlwaysEndsTests {
+// One exit test at a time: with two child processes at once, a run was seen to hang with one
+// child exited and never reaped and the other idle (the test runner's own wait for them).
+@Suite(.serialized) struct ShutdownThatAlwaysEndsTests {
     @Test func theDeadlineNamesTheRunThatHasNotReturnedAndTheLeaseStillHeld() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (started, startedSignal) = AsyncStream<Void>.makeStream()
