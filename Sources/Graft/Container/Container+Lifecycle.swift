@@ -51,12 +51,19 @@ extension Container {
     /// - Parameter startTimeout: How long starting may take (see ``start(timeout:)``); `nil` (the
     ///   default) sets no limit.
     /// - Throws: ``GraftError`` with code ``GraftError/Code/runningServiceFailed`` naming the
-    ///   service that failed, or `start(timeout:)`'s error (the container is then shut down).
+    ///   service that failed, or `start(timeout:)`'s error (the container is then shut down);
+    ///   ``GraftError/Code/closed`` when a shutdown from elsewhere began before `start()` ended,
+    ///   once that shutdown has ended (a graceful one drains as it would have).
     public func run(startTimeout: Duration? = nil) async throws(GraftError) {
         lifecycle.state.withLock { $0.runCallers += 1 }
         defer { lifecycle.state.withLock { $0.runCallers -= 1 } }
         do {
             try await start(timeout: startTimeout)
+        } catch  where error.code == .closed {
+            // A shutdown began before start() ended (a graceful one may still be draining): it
+            // is its caller's to finish, so this run ends with it rather than cutting it short.
+            await lifecycle.shutdownEnded.wait()
+            throw error
         } catch {
             try? await shutdown()
             throw error

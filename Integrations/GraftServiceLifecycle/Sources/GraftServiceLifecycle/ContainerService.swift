@@ -1,6 +1,7 @@
 public import Graft
 public import Logging
 public import ServiceLifecycle
+import Synchronization
 public import UnixSignals
 
 /// A Graft `Container` as a `Service` in a `ServiceGroup`: it starts the container (start hooks,
@@ -133,50 +134,48 @@ public struct ContainerService: Service, CustomStringConvertible {
     public func run() async throws {
         // Trapped before the container starts, so a signal during start-up is not lost.
         let trapped = signals.isEmpty ? nil : await UnixSignalsSequence(trapping: signals)
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
+        let shutdown = ShutdownClaim()
+        try await withThrowingTaskGroup(of: Bool.self) { tasks in
             // Starts, then returns once the container has shut down; throws when a start hook or
             // a running service failed (the container has shut down by then).
-            tasks.addTask { try await container.run(startTimeout: startTimeout) }
+            tasks.addTask {
+                do {
+                    try await container.run(startTimeout: startTimeout)
+                } catch let error as GraftError where error.code == .closed && shutdown.isClaimed {
+                    // The shutdown came before start() had ended, or begun: what had started was
+                    // stopped, and the container shut down as it was asked to.
+                }
+                return true
+            }
             tasks.addTask {
                 // Cancellation ends the wait too: `shutdown(gracePeriod:)` then sees a cancelled
                 // task and closes what is open at once.
-                switch await firstShutdownSignal(trapped) {
-                case .gracefulShutdown:
-                    try await shutDown(awaitingTheGroup: false)
-                case .unixSignal:
-                    if let deadlineAfterGracePeriod {
-                        let deadline = ShutdownDeadline(limit: gracePeriod + deadlineAfterGracePeriod)
-                        deadline.arm(for: container, logger: logger)
-                    }
-                    try await shutDown(awaitingTheGroup: true)
-                }
-            }
-            // The first error cancels the other task: a failed container needs no graceful wait.
-            while try await tasks.next() != nil {}
-        }
-    }
-
-    private enum ShutdownCause: Sendable {
-        case unixSignal, gracefulShutdown
-    }
-
-    /// Waits for whichever comes first: one of the trapped signals, or the group's graceful
-    /// shutdown of this service (or cancellation).
-    private func firstShutdownSignal(_ trapped: UnixSignalsSequence?) async -> ShutdownCause {
-        await withTaskGroup(of: ShutdownCause?.self) { waits in
-            waits.addTask {
                 try? await gracefulShutdown()
-                return .gracefulShutdown
+                if shutdown.claim() { try await shutDown(awaitingTheGroup: false) }
+                return false
             }
             if let trapped {
-                waits.addTask {
-                    for await _ in trapped { return .unixSignal }
-                    return nil  // cancelled: the other wait has ended
+                tasks.addTask {
+                    // Waits through the shutdown too: one signal reaches the group and this
+                    // service alike, and the group's graceful shutdown may reach this service
+                    // first. The signal still arms the deadline, which is what ends a process
+                    // whose shutdown never ends.
+                    for await _ in trapped {
+                        if let deadlineAfterGracePeriod {
+                            let deadline = ShutdownDeadline(limit: gracePeriod + deadlineAfterGracePeriod)
+                            deadline.arm(for: container, logger: logger)
+                        }
+                        if shutdown.claim() { try await shutDown(awaitingTheGroup: true) }
+                        return false
+                    }
+                    return false  // cancelled: the container's run has ended
                 }
             }
-            let cause = await waits.next() ?? nil
-            waits.cancelAll()
-            return cause ?? .gracefulShutdown
+            // The first error cancels the other tasks: a failed container needs no graceful wait.
+            // Once the container's run has ended, nothing is left to wait for.
+            while let containerRunEnded = try await tasks.next() {
+                if containerRunEnded { tasks.cancelAll() }
+            }
         }
     }
 
@@ -198,4 +197,18 @@ public struct ContainerService: Service, CustomStringConvertible {
     ///
     /// For example `Graft.Container (grace period 10.0 seconds)`.
     public var description: String { "Graft.Container (grace period \(gracePeriod))" }
+}
+
+/// Which of the ways a shutdown can begin (a trapped signal, the group's graceful shutdown, or
+/// cancellation) begins it: the first to claim it.
+private final class ShutdownClaim: Sendable {
+    private let claimed = Atomic(false)
+
+    /// Whether a shutdown has begun.
+    var isClaimed: Bool { claimed.load(ordering: .relaxed) }
+
+    /// `true` for the first caller only.
+    func claim() -> Bool {
+        claimed.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
+    }
 }
