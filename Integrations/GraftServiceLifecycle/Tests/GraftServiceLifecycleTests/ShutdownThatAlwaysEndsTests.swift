@@ -99,50 +99,45 @@ private func groupWithAShortDeadline(_ container: Container, then others: any Se
     )
 }
 
+/// A group with a short deadline running a container whose shutdown cannot end: a feed that
+/// ignores it, and a request's scope, never closed, holding a leased connection. Returns once the
+/// container has started and the connection is leased.
+private func aShutdownThatCannotEnd() async throws -> (Container, ServiceGroup, Task<Void, any Error>) {
+    let (started, startedSignal) = AsyncStream<Void>.makeStream()
+    var builder = ContainerBuilder()
+    builder.signalWhenStarted(startedSignal)
+    builder.register(PooledConnection.self, lifetime: .scoped) { _, use in try await use(PooledConnection()) }
+    builder.register(DeafFeed.self, lifetime: .singleton) { _ in DeafFeed() }
+    builder.runs(DeafFeed.self)
+    let container = try await builder.build()
+    let group = groupWithAShortDeadline(container)
+    let running = Task { try await group.run() }
+    for await _ in started {}
+    _ = try await container.makeScope().resolve(PooledConnection.self)
+    return (container, group, running)
+}
+
+/// What the deadline logs as it ends the process of ``aShutdownThatCannotEnd()``.
+private let overrunOfAShutdownThatCannotEnd =
+    "Graft: shutdown did not end within 0.02 seconds of the signal; "
+    + "still open: an open scope holding a lease of PooledConnection; run() of DeafFeed; exiting with status 1"
+
 @Suite struct ShutdownThatAlwaysEndsTests {
     @Test func theDeadlineNamesTheRunThatHasNotReturnedAndTheLeaseStillHeld() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let (started, startedSignal) = AsyncStream<Void>.makeStream()
-            var builder = ContainerBuilder()
-            builder.signalWhenStarted(startedSignal)
-            builder.register(PooledConnection.self, lifetime: .scoped) { _, use in try await use(PooledConnection()) }
-            builder.register(DeafFeed.self, lifetime: .singleton) { _ in DeafFeed() }
-            builder.runs(DeafFeed.self)
-            let container = try await builder.build()
-            let group = groupWithAShortDeadline(container)
-            let running = Task { try await group.run() }
-            for await _ in started {}
-            // A request's scope, never closed, holding a leased connection.
-            _ = try await container.makeScope().resolve(PooledConnection.self)
+            let (_, _, running) = try await aShutdownThatCannotEnd()
             kill(getpid(), SIGUSR2)
             try await running.value
         }
         let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(
-            output.contains(
-                "Graft: shutdown did not end within 0.02 seconds of the signal; "
-                    + "still open: an open scope holding a lease of PooledConnection; run() of DeafFeed; "
-                    + "exiting with status 1"
-            ),
-            "\(output)"
-        )
+        #expect(output.contains(overrunOfAShutdownThatCannotEnd), "\(output)")
     }
 
     @Test func aSignalAfterTheGroupsGracefulShutdownReachedTheContainerStillArmsTheDeadline() async {
         // The group's graceful shutdown comes first (as it may, from the same signal, before this
         // service's own trap sees it): the signal that follows must still end a stuck shutdown.
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let (started, startedSignal) = AsyncStream<Void>.makeStream()
-            var builder = ContainerBuilder()
-            builder.signalWhenStarted(startedSignal)
-            builder.register(PooledConnection.self, lifetime: .scoped) { _, use in try await use(PooledConnection()) }
-            builder.register(DeafFeed.self, lifetime: .singleton) { _ in DeafFeed() }
-            builder.runs(DeafFeed.self)
-            let container = try await builder.build()
-            let group = groupWithAShortDeadline(container)
-            let running = Task { try await group.run() }
-            for await _ in started {}
-            _ = try await container.makeScope().resolve(PooledConnection.self)
+            let (container, group, running) = try await aShutdownThatCannotEnd()
             await group.triggerGracefulShutdown()
             // Once the container drains for the group's shutdown, which this service began:
             while !container.isShuttingDown { await Task.yield() }
@@ -150,14 +145,7 @@ private func groupWithAShortDeadline(_ container: Container, then others: any Se
             try await running.value
         }
         let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(
-            output.contains(
-                "Graft: shutdown did not end within 0.02 seconds of the signal; "
-                    + "still open: an open scope holding a lease of PooledConnection; run() of DeafFeed; "
-                    + "exiting with status 1"
-            ),
-            "\(output)"
-        )
+        #expect(output.contains(overrunOfAShutdownThatCannotEnd), "\(output)")
     }
 
     @Test func theGracePeriodRunsFromTheSignalWhenTheContainerIsToldLast() async {
